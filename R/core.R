@@ -1,0 +1,38 @@
+# Calling the C++ core: map its exceptions to the package's condition classes.
+
+# Evaluate `expr` (a call into compiled code) and translate C++ exceptions.
+# Rcpp gives a forwarded exception the demangled C++ class name as condition
+# class, e.g. "manifoldOOS::input_error".
+core <- function(expr) {
+  tryCatch(expr, "C++Error" = function(e) {
+    cls <- class(e)
+    msg <- conditionMessage(e)
+    if ("manifoldOOS::input_error" %in% cls) abort_input(NULL, msg)
+    if (any(c("manifoldOOS::convergence_error", "manifoldOOS::error") %in% cls))
+      abort_numerical(msg)
+    if ("std::bad_alloc" %in% cls)
+      abort_numerical("not enough memory for this computation (std::bad_alloc).")
+    abort_numerical(sprintf("internal error in compiled code: %s", msg))
+  })
+}
+
+#' Number of threads used by the compiled code
+#'
+#' The package parallelises long loops with OpenMP. Functions with an
+#' `n_threads` argument use all available threads when it is 0 (the default
+#' is the option `manifoldOOS.threads`, itself 0 unless set).
+#'
+#' @return The number of threads OpenMP makes available (1 when the package
+#'   was built without OpenMP).
+#' @export
+#' @examples
+#' max_threads()
+max_threads <- function() .mo_max_threads()
+
+default_threads <- function() getOption("manifoldOOS.threads", 0L)
+
+timed <- function(expr) {
+  t0 <- proc.time()[["elapsed"]]
+  value <- expr
+  list(value = value, time = proc.time()[["elapsed"]] - t0)
+}

@@ -1,0 +1,187 @@
+# The manifold_fit base class: constructor, print, summary, predict, embedding.
+
+#' Fitted manifold embeddings
+#'
+#' Every fitting function of the package (for example [pca()]) returns an
+#' object inheriting from class `"manifold_fit"`. It stores the training
+#' embedding and exactly what its out-of-sample rules need, and supports
+#' [print()], [summary()], [plot()][plot.manifold_fit()], [predict()] and
+#' [embedding()].
+#'
+#' @param object,x A `manifold_fit`.
+#' @param newdata New observations: a numeric matrix or data frame with the
+#'   training columns. When the training data had column names, columns are
+#'   matched by name (and reordered); otherwise by position.
+#' @param method Out-of-sample rule. `NULL` uses the fit's default rule (see
+#'   `summary(fit)` for the available rules).
+#' @param ... Passed to the out-of-sample rule.
+#' @return `predict()` returns a numeric matrix with one row per row of
+#'   `newdata` (row names carried over) and one column per embedding
+#'   dimension. The same row gets the same coordinates whether it is
+#'   predicted alone or in a batch.
+#' @name manifold_fit
+#' @examples
+#' roll <- swiss_roll(300, seed = 1)
+#' fit <- pca(roll$x[1:200, ], ndim = 2)
+#' fit
+#' summary(fit)
+#' head(predict(fit, roll$x[201:300, ]))
+#' head(embedding(fit))
+NULL
+
+new_manifold_fit <- function(class, method, embedding, X, params = list(),
+                             eigenvalues = NULL, oos_default, oos_available,
+                             fit_time = NA_real_, call = NULL, ...) {
+  embedding <- as.matrix(embedding)
+  storage.mode(embedding) <- "double"
+  dimnames(embedding) <- list(rownames(X), paste0("Dim", seq_len(ncol(embedding))))
+  structure(
+    list(
+      method = method,
+      embedding = embedding,
+      n = nrow(X),
+      ndim = ncol(embedding),
+      n_features = ncol(X),
+      feature_names = colnames(X),
+      params = params,
+      eigenvalues = eigenvalues,
+      oos = list(default = oos_default, available = oos_available),
+      fit_time = fit_time,
+      call = call,
+      ...
+    ),
+    class = c(class, "manifold_fit")
+  )
+}
+
+#' Embedding coordinates of the training points
+#'
+#' @param object A fitted model (a `manifold_fit`).
+#' @param ... Unused.
+#' @return The `n x ndim` matrix of training coordinates, with the training
+#'   row names.
+#' @export
+#' @examples
+#' fit <- pca(swiss_roll(100, seed = 1)$x, ndim = 2)
+#' dim(embedding(fit))
+embedding <- function(object, ...) UseMethod("embedding")
+
+#' @export
+embedding.manifold_fit <- function(object, ...) object$embedding
+
+#' @rdname manifold_fit
+#' @export
+predict.manifold_fit <- function(object, newdata, method = NULL, ...) {
+  if (missing(newdata) || is.null(newdata)) return(object$embedding)
+  x <- check_newdata(newdata, object$feature_names, object$n_features)
+  method <- resolve_oos_method(object, method)
+  y <- predict_native(object, x, method = method, ...)
+  y <- as.matrix(y)
+  dimnames(y) <- list(rownames(x), colnames(object$embedding))
+  y
+}
+
+resolve_oos_method <- function(object, method) {
+  avail <- object$oos$available
+  if (is.null(method)) return(object$oos$default)
+  check_choice(method, avail, "method")
+}
+
+# Internal generic: each method class implements its native rules.
+predict_native <- function(object, x, method, ...) UseMethod("predict_native")
+
+#' @export
+predict_native.default <- function(object, x, method, ...) {
+  abort_input("method", sprintf("\"%s\" is not available for a %s fit.", method, object$method))
+}
+
+#' @rdname manifold_fit
+#' @export
+print.manifold_fit <- function(x, ...) {
+  cat(sprintf("<manifoldOOS fit: %s>\n", x$method))
+  cat(sprintf("  %d training points, %d features -> %d dimensions\n",
+              x$n, x$n_features, x$ndim))
+  p <- format_params(x$params)
+  if (nzchar(p)) cat("  parameters:", p, "\n")
+  cat(sprintf("  predict(): %s (default)%s\n", x$oos$default,
+              if (length(x$oos$available) > 1L)
+                paste0("; also ", paste(setdiff(x$oos$available, x$oos$default), collapse = ", "))
+              else ""))
+  if (is.finite(x$fit_time)) cat(sprintf("  fitted in %s\n", format_seconds(x$fit_time)))
+  invisible(x)
+}
+
+#' @rdname manifold_fit
+#' @export
+summary.manifold_fit <- function(object, ...) {
+  emb <- object$embedding
+  structure(
+    list(
+      method = object$method,
+      n = object$n,
+      n_features = object$n_features,
+      ndim = object$ndim,
+      params = object$params,
+      fit_time = object$fit_time,
+      eigenvalues = object$eigenvalues,
+      oos = object$oos,
+      ranges = apply(emb, 2, range),
+      extra = summary_extra(object)
+    ),
+    class = "summary.manifold_fit"
+  )
+}
+
+summary_extra <- function(object) UseMethod("summary_extra")
+#' @export
+summary_extra.default <- function(object) NULL
+
+#' @export
+print.summary.manifold_fit <- function(x, digits = 4, ...) {
+  cat(sprintf("manifoldOOS fit: %s\n", x$method))
+  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
+              x$n, x$n_features, x$ndim))
+  if (length(x$params)) {
+    cat("  parameters:\n")
+    for (nm in names(x$params)) {
+      cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
+    }
+  }
+  if (is.finite(x$fit_time)) cat(sprintf("  fit time: %s\n", format_seconds(x$fit_time)))
+  if (!is.null(x$eigenvalues)) {
+    ev <- x$eigenvalues
+    cat("  eigenvalues:", paste(formatC(utils::head(ev, 10), digits = digits, format = "g"),
+                                collapse = " "),
+        if (length(ev) > 10) "..." else "", "\n")
+  }
+  cat(sprintf("  out-of-sample rules: %s (default: %s)\n",
+              paste(x$oos$available, collapse = ", "), x$oos$default))
+  cat("  embedding ranges:\n")
+  r <- x$ranges
+  for (j in seq_len(ncol(r))) {
+    cat(sprintf("    %-6s [%s, %s]\n", colnames(r)[j], format(signif(r[1, j], digits)),
+                format(signif(r[2, j], digits))))
+  }
+  if (!is.null(x$extra)) print(x$extra)
+  invisible(x)
+}
+
+format_value <- function(v) {
+  if (is.null(v)) return("NULL")
+  if (is.function(v)) return("<function>")
+  if (is.matrix(v) || inherits(v, "Matrix")) return(sprintf("<%d x %d matrix>", nrow(v), ncol(v)))
+  if (is.numeric(v)) v <- signif(v, 4)
+  if (length(v) > 6) return(paste(c(format(utils::head(v, 6)), "..."), collapse = " "))
+  paste(format(v), collapse = " ")
+}
+
+format_params <- function(params) {
+  if (!length(params)) return("")
+  paste(sprintf("%s = %s", names(params), vapply(params, format_value, "")), collapse = ", ")
+}
+
+format_seconds <- function(s) {
+  if (s < 1e-3) return(sprintf("%.0f us", s * 1e6))
+  if (s < 1) return(sprintf("%.1f ms", s * 1e3))
+  sprintf("%.2f s", s)
+}

@@ -1,0 +1,19 @@
+#' manifoldOOS: manifold learning with out-of-sample extension
+#'
+#' Fit a nonlinear embedding on training data, then map new observations onto
+#' it with [predict()][manifold_fit]. See `vignette("manifoldOOS")` for an
+#' overview.
+#'
+#' @section Options:
+#' * `manifoldOOS.threads`: default number of threads (0 = all available).
+#' * `manifoldOOS.data`: folder holding the image data sets read by
+#'   [load_image_data()] (the environment variable `MANIFOLDOOS_DATA` is
+#'   used when the option is unset).
+#' * `manifoldOOS.dense_max_n`: largest `n` for which dense eigen-solvers
+#'   are used by default (2000).
+#'
+#' @keywords internal
+#' @useDynLib manifoldOOS, .registration = TRUE
+#' @importFrom Rcpp sourceCpp
+#' @importFrom stats predict
+"_PACKAGE"

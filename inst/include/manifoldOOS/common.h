@@ -1,0 +1,107 @@
+// manifoldOOS numerical core: shared definitions.
+//
+// The core is free of R and Rcpp types. Errors are reported by throwing
+// manifoldOOS::error (or a subclass); the R glue turns them into classed R
+// conditions. Long loops poll manifoldOOS::check_interrupt(), which the glue
+// wires to R's interrupt mechanism.
+#ifndef MANIFOLDOOS_COMMON_H
+#define MANIFOLDOOS_COMMON_H
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace manifoldOOS {
+
+// Base class of every error thrown by the core.
+class error : public std::runtime_error {
+ public:
+  explicit error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Invalid input that slipped past the R-level validation.
+class input_error : public error {
+ public:
+  explicit input_error(const std::string& what) : error(what) {}
+};
+
+// An iterative solver did not converge.
+class convergence_error : public error {
+ public:
+  explicit convergence_error(const std::string& what) : error(what) {}
+};
+
+// The user interrupted a long computation.
+class interrupted : public error {
+ public:
+  interrupted() : error("computation interrupted by the user") {}
+};
+
+// ---- interrupt polling ---------------------------------------------------
+// The glue installs a function returning true when the user asked to stop.
+using interrupt_fn = bool (*)();
+
+inline interrupt_fn& interrupt_hook() {
+  static interrupt_fn fn = nullptr;
+  return fn;
+}
+
+inline void set_interrupt_hook(interrupt_fn fn) { interrupt_hook() = fn; }
+
+// Returns true when an interrupt is pending. Call from the master thread only.
+inline bool interrupt_pending() {
+  interrupt_fn fn = interrupt_hook();
+  return fn != nullptr && fn();
+}
+
+// Throws manifoldOOS::interrupted when an interrupt is pending. Serial code only.
+inline void check_interrupt() {
+  if (interrupt_pending()) throw interrupted();
+}
+
+// Helper for OpenMP loops: the master thread polls every `every` iterations
+// and raises a shared flag; workers skip remaining work once it is set. After
+// the parallel region call rethrow_if_stopped().
+class interrupt_flag {
+ public:
+  explicit interrupt_flag(long every = 256) : every_(every > 0 ? every : 1) {}
+  // Call once per iteration; returns true when the loop should skip work.
+  bool poll(long iter) {
+    if (stop_.load(std::memory_order_relaxed)) return true;
+#ifdef _OPENMP
+    if (omp_get_thread_num() != 0) return false;
+#endif
+    if (iter % every_ == 0 && interrupt_pending()) {
+      stop_.store(true, std::memory_order_relaxed);
+      return true;
+    }
+    return false;
+  }
+  bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+  void rethrow_if_stopped() const {
+    if (stopped()) throw interrupted();
+  }
+
+ private:
+  long every_;
+  std::atomic<bool> stop_{false};
+};
+
+// Number of threads to use; 0 or negative means "all available".
+inline int resolve_threads(int n_threads) {
+#ifdef _OPENMP
+  if (n_threads <= 0) return omp_get_max_threads();
+  return n_threads;
+#else
+  (void)n_threads;
+  return 1;
+#endif
+}
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_COMMON_H

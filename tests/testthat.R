@@ -1,0 +1,4 @@
+library(testthat)
+library(manifoldOOS)
+
+test_check("manifoldOOS")
