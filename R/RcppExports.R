@@ -5,6 +5,14 @@
     .Call(`_manifoldOOS_mo_max_threads`)
 }
 
+.mo_kernel_cross <- function(A, B, type, sigma, gamma, coef0, degree) {
+    .Call(`_manifoldOOS_mo_kernel_cross`, A, B, type, sigma, gamma, coef0, degree)
+}
+
+.mo_sq_dist_cross <- function(A, B) {
+    .Call(`_manifoldOOS_mo_sq_dist_cross`, A, B)
+}
+
 .mo_pca_fit <- function(X, ndim, scale) {
     .Call(`_manifoldOOS_mo_pca_fit`, X, ndim, scale)
 }

@@ -22,6 +22,35 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_kernel_cross
+arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string type, double sigma, double gamma, double coef0, double degree);
+RcppExport SEXP _manifoldOOS_mo_kernel_cross(SEXP ASEXP, SEXP BSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kernel_cross(A, B, type, sigma, gamma, coef0, degree));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sq_dist_cross
+arma::mat mo_sq_dist_cross(const arma::mat& A, const arma::mat& B);
+RcppExport SEXP _manifoldOOS_mo_sq_dist_cross(SEXP ASEXP, SEXP BSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type B(BSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sq_dist_cross(A, B));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_pca_fit
 Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
 RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
@@ -52,6 +81,8 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
+    {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
+    {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {NULL, NULL, 0}

@@ -1,0 +1,127 @@
+// Positive-definite kernels, kernel matrices and their centring.
+//
+// One implementation used by every kernel method (kernel PCA, kernel LPP,
+// kernel spectral regression, LGRM's global regression, kernel ridge
+// regression). Rows are points.
+#ifndef MANIFOLDOOS_KERNELS_H
+#define MANIFOLDOOS_KERNELS_H
+
+#include <armadillo>
+#include <cmath>
+#include <string>
+#include "common.h"
+
+namespace manifoldOOS {
+
+enum class kernel_type { rbf, linear, polynomial };
+
+// rbf:        exp(-||a - b||^2 / (2 sigma^2))
+// linear:     <a, b>
+// polynomial: (gamma <a, b> + coef0)^degree
+struct kernel_spec {
+  kernel_type type = kernel_type::rbf;
+  double sigma = 1.0;
+  double gamma = 1.0;
+  double coef0 = 1.0;
+  double degree = 2.0;
+};
+
+inline kernel_type parse_kernel_type(const std::string& s) {
+  if (s == "rbf") return kernel_type::rbf;
+  if (s == "linear") return kernel_type::linear;
+  if (s == "polynomial") return kernel_type::polynomial;
+  throw input_error("unknown kernel '" + s + "'");
+}
+
+// Squared Euclidean distances between the rows of A (m x p) and B (n x p),
+// m x n, clamped at zero. Centres on B's column means first to limit
+// cancellation.
+inline arma::mat sq_dist_cross(const arma::mat& A, const arma::mat& B) {
+  const arma::rowvec mu = arma::mean(B, 0);
+  const arma::mat Ac = A.each_row() - mu;
+  const arma::mat Bc = B.each_row() - mu;
+  const arma::colvec na = arma::sum(arma::square(Ac), 1);
+  const arma::rowvec nb = arma::sum(arma::square(Bc), 1).t();
+  arma::mat D = -2.0 * (Ac * Bc.t());
+  D.each_col() += na;
+  D.each_row() += nb;
+  D.transform([](double v) { return v < 0.0 ? 0.0 : v; });
+  return D;
+}
+
+// Apply the kernel's scalar map in place to a matrix of squared distances
+// (rbf) or inner products (linear, polynomial).
+inline void kernel_transform(arma::mat& M, const kernel_spec& k) {
+  switch (k.type) {
+    case kernel_type::rbf: {
+      const double c = -1.0 / (2.0 * k.sigma * k.sigma);
+      M.transform([c](double d2) { return std::exp(c * d2); });
+      break;
+    }
+    case kernel_type::linear:
+      break;
+    case kernel_type::polynomial: {
+      const double g = k.gamma, c0 = k.coef0, deg = k.degree;
+      M.transform([g, c0, deg](double ip) { return std::pow(g * ip + c0, deg); });
+      break;
+    }
+  }
+}
+
+inline void check_kernel(const kernel_spec& k) {
+  if (k.type == kernel_type::rbf && !(k.sigma > 0 && std::isfinite(k.sigma)))
+    throw input_error("the rbf kernel needs a positive finite sigma");
+  if (k.type == kernel_type::polynomial && !(k.degree >= 1))
+    throw input_error("the polynomial kernel needs degree >= 1");
+}
+
+// Kernel between the rows of A (m x p) and the rows of B (n x p): m x n.
+inline arma::mat kernel_cross(const arma::mat& A, const arma::mat& B, const kernel_spec& k) {
+  check_kernel(k);
+  if (A.n_cols != B.n_cols) throw input_error("kernel arguments have different numbers of columns");
+  arma::mat M = (k.type == kernel_type::rbf) ? sq_dist_cross(A, B) : arma::mat(A * B.t());
+  kernel_transform(M, k);
+  return M;
+}
+
+// Training kernel matrix of the rows of X (n x n, exactly symmetric).
+inline arma::mat kernel_train(const arma::mat& X, const kernel_spec& k) {
+  arma::mat K = kernel_cross(X, X, k);
+  K = 0.5 * (K + K.t());
+  if (k.type == kernel_type::rbf) K.diag().ones();
+  return K;
+}
+
+// Statistics of a training kernel needed to centre it and new kernel rows
+// in feature space: K_c = H K H and, for a new row k(x),
+// k_c(x)_i = k(x, x_i) - mean_j k(x, x_j) - colmean_i + grand_mean.
+struct kernel_centering {
+  arma::rowvec col_means;
+  double grand_mean = 0.0;
+};
+
+inline kernel_centering kernel_center_stats(const arma::mat& K) {
+  kernel_centering c;
+  c.col_means = arma::mean(K, 0);
+  c.grand_mean = arma::mean(c.col_means);
+  return c;
+}
+
+// In-place double centring of a training kernel (uses the stored stats).
+inline void kernel_center_train(arma::mat& K, const kernel_centering& c) {
+  K.each_row() -= c.col_means;
+  K.each_col() -= c.col_means.t();
+  K += c.grand_mean;
+}
+
+// In-place centring of new kernel rows (m x n) with the training stats.
+inline void kernel_center_new(arma::mat& Knew, const kernel_centering& c) {
+  const arma::colvec row_means = arma::mean(Knew, 1);
+  Knew.each_row() -= c.col_means;
+  Knew.each_col() -= row_means;
+  Knew += c.grand_mean;
+}
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_KERNELS_H
