@@ -21,3 +21,11 @@
     .Call(`_manifoldOOS_mo_pca_project`, Xnew, center, scale, rotation)
 }
 
+.mo_reconstruction_weights <- function(X, Q, idx1, reg, snap_dist, n_threads) {
+    .Call(`_manifoldOOS_mo_reconstruction_weights`, X, Q, idx1, reg, snap_dist, n_threads)
+}
+
+.mo_reconstruct_embedding <- function(Y, idx1, W) {
+    .Call(`_manifoldOOS_mo_reconstruct_embedding`, Y, idx1, W)
+}
+

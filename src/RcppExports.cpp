@@ -78,6 +78,35 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_reconstruction_weights
+arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q, const arma::imat& idx1, double reg, const arma::mat& snap_dist, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_reconstruction_weights(SEXP XSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP snap_distSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< double >::type reg(regSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type snap_dist(snap_distSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_reconstruction_weights(X, Q, idx1, reg, snap_dist, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_reconstruct_embedding
+arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, const arma::mat& W);
+RcppExport SEXP _manifoldOOS_mo_reconstruct_embedding(SEXP YSEXP, SEXP idx1SEXP, SEXP WSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type W(WSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_reconstruct_embedding(Y, idx1, W));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
@@ -85,6 +114,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
+    {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
+    {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {NULL, NULL, 0}
 };
 

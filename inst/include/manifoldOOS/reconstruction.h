@@ -1,0 +1,87 @@
+// Locally linear reconstruction weights (Roweis & Saul), shared by LLE, NPE,
+// ONPP, NPPE and the reconstruction-weight out-of-sample rule.
+#ifndef MANIFOLDOOS_RECONSTRUCTION_H
+#define MANIFOLDOOS_RECONSTRUCTION_H
+
+#include <armadillo>
+#include "common.h"
+
+namespace manifoldOOS {
+
+// Weights w minimising ||q - sum_j w_j x_j||^2 subject to sum_j w_j = 1 for
+// one query q (1 x p) and its neighbours Xn (k x p). The local Gram matrix is
+// regularised as C + reg * trace(C) * I (C + reg * I when trace(C) = 0), the
+// rule that keeps the weights invariant to rotation, translation and uniform
+// scaling of the data.
+inline arma::rowvec reconstruction_weights_one(const arma::rowvec& q, const arma::mat& Xn,
+                                               double reg) {
+  const arma::uword k = Xn.n_rows;
+  arma::mat Z = Xn.each_row() - q;
+  arma::mat C = Z * Z.t();
+  const double tr = arma::trace(C);
+  C.diag() += (tr > 0) ? reg * tr : reg;
+  arma::vec w;
+  const arma::vec ones(k, arma::fill::ones);
+  bool ok = arma::solve(w, C, ones, arma::solve_opts::likely_sympd + arma::solve_opts::no_approx);
+  if (!ok || !w.is_finite()) {
+    ok = arma::solve(w, C, ones, arma::solve_opts::force_approx);
+    if (!ok || !w.is_finite()) throw convergence_error("singular local Gram matrix in reconstruction weights; increase reg");
+  }
+  const double s = arma::accu(w);
+  if (!(std::abs(s) > 0)) throw convergence_error("reconstruction weights do not sum to a non-zero value; increase reg");
+  return (w / s).t();
+}
+
+// Weights for the rows of Q (m x p) from their neighbours among the rows of X
+// (idx: m x k, 0-based). When `snap_dist` is non-empty and a query's first
+// neighbour is at distance 0, the weights are one-hot on that neighbour (the
+// snap rule: a new point identical to a training point gets its coordinates).
+inline arma::mat reconstruction_weights(const arma::mat& X, const arma::mat& Q,
+                                        const arma::Mat<int>& idx, double reg,
+                                        const arma::mat& snap_dist = arma::mat(),
+                                        int n_threads = 0) {
+  if (Q.n_cols != X.n_cols) throw input_error("query and training data have different columns");
+  if (idx.n_rows != Q.n_rows) throw input_error("one neighbour list per query row is needed");
+  if (!(reg >= 0)) throw input_error("reg must be non-negative");
+  const arma::uword m = Q.n_rows, k = idx.n_cols;
+  const bool snap = !snap_dist.is_empty();
+  arma::mat W(m, k, arma::fill::zeros);
+  bool failed = false;
+  interrupt_flag flag;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 64) num_threads(resolve_threads(n_threads))
+#endif
+  for (long i = 0; i < long(m); ++i) {
+    if (flag.poll(i) || failed) continue;
+    if (snap && snap_dist(i, 0) == 0.0) {
+      W(i, 0) = 1.0;
+      continue;
+    }
+    arma::mat Xn(k, X.n_cols);
+    for (arma::uword j = 0; j < k; ++j) Xn.row(j) = X.row(idx(i, j));
+    try {
+      W.row(i) = reconstruction_weights_one(Q.row(i), Xn, reg);
+    } catch (...) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+      failed = true;
+    }
+  }
+  flag.rethrow_if_stopped();
+  if (failed) throw convergence_error("singular local Gram matrix in reconstruction weights; increase reg");
+  return W;
+}
+
+// y(x) = sum_j w_j y_j for each query row: m x q.
+inline arma::mat reconstruct_embedding(const arma::mat& Y, const arma::Mat<int>& idx,
+                                       const arma::mat& W) {
+  arma::mat out(idx.n_rows, Y.n_cols, arma::fill::zeros);
+  for (arma::uword i = 0; i < idx.n_rows; ++i)
+    for (arma::uword j = 0; j < idx.n_cols; ++j) out.row(i) += W(i, j) * Y.row(idx(i, j));
+  return out;
+}
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_RECONSTRUCTION_H

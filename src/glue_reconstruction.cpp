@@ -1,0 +1,25 @@
+#include "glue.h"
+#include <manifoldOOS/reconstruction.h>
+
+// idx is 1-based from R.
+// [[Rcpp::export(.mo_reconstruction_weights)]]
+arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q,
+                                    const arma::imat& idx1, double reg,
+                                    const arma::mat& snap_dist, int n_threads) {
+  MO_TRY {
+    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
+    if (idx.min() < 0 || idx.max() >= int(X.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    return manifoldOOS::reconstruction_weights(X, Q, idx, reg, snap_dist, n_threads);
+  }
+  MO_CATCH
+}
+
+// [[Rcpp::export(.mo_reconstruct_embedding)]]
+arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, const arma::mat& W) {
+  MO_TRY {
+    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
+    if (idx.min() < 0 || idx.max() >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    return manifoldOOS::reconstruct_embedding(Y, idx, W);
+  }
+  MO_CATCH
+}
