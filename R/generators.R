@@ -125,7 +125,8 @@ spiral_arc_length <- function(t) 0.5 * (t * sqrt(1 + t^2) + asinh(t))
 #'   by `z_scale` (Todd Wittman's `mani.m` demo).
 #'
 #' With `hole = TRUE` the sample follows `hole_convention` (both have
-#' heights in \[0, 21\]; `convention` is then not used):
+#' heights in \[0, 21\]; `convention` is then ignored and `params$convention`
+#' records `hole_convention`):
 #' * `"wittman"` (default; Donoho and Grimes' example): `2n` candidates of
 #'   the Wittman roll, those with \eqn{9 < t < 12} and \eqn{9 < h < 14}
 #'   dropped, the first `n` survivors kept (more candidates are drawn in the
