@@ -12,6 +12,152 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// mo_knn_graph
+SEXP mo_knn_graph(const Rcpp::IntegerMatrix& idx, const Rcpp::NumericMatrix& dist, int n, std::string symmetrize, std::string weights, double sigma);
+RcppExport SEXP _manifoldOOS_mo_knn_graph(SEXP idxSEXP, SEXP distSEXP, SEXP nSEXP, SEXP symmetrizeSEXP, SEXP weightsSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type idx(idxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type symmetrize(symmetrizeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_knn_graph(idx, dist, n, symmetrize, weights, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_eps_graph
+SEXP mo_eps_graph(const Rcpp::IntegerVector& ptr, const Rcpp::IntegerVector& idx, const Rcpp::NumericVector& dist, int n, std::string symmetrize, std::string weights, double sigma);
+RcppExport SEXP _manifoldOOS_mo_eps_graph(SEXP ptrSEXP, SEXP idxSEXP, SEXP distSEXP, SEXP nSEXP, SEXP symmetrizeSEXP, SEXP weightsSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type ptr(ptrSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type idx(idxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type symmetrize(symmetrizeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_eps_graph(ptr, idx, dist, n, symmetrize, weights, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_bandwidth_median_knn
+Rcpp::List mo_bandwidth_median_knn(const Rcpp::NumericMatrix& dist, double ref_max);
+RcppExport SEXP _manifoldOOS_mo_bandwidth_median_knn(SEXP distSEXP, SEXP ref_maxSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< double >::type ref_max(ref_maxSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_bandwidth_median_knn(dist, ref_max));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_bandwidth_floor
+Rcpp::List mo_bandwidth_floor(double sigma, double ref_max);
+RcppExport SEXP _manifoldOOS_mo_bandwidth_floor(SEXP sigmaSEXP, SEXP ref_maxSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type ref_max(ref_maxSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_bandwidth_floor(sigma, ref_max));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_pairwise_summary
+Rcpp::List mo_pairwise_summary(const Rcpp::NumericMatrix& S, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_pairwise_summary(SEXP SSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type S(SSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_pairwise_summary(S, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_components
+Rcpp::List mo_components(SEXP W);
+RcppExport SEXP _manifoldOOS_mo_components(SEXP WSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type W(WSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_components(W));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_smallest_connecting_k
+int mo_smallest_connecting_k(const Rcpp::IntegerMatrix& idx, bool mutual);
+RcppExport SEXP _manifoldOOS_mo_smallest_connecting_k(SEXP idxSEXP, SEXP mutualSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type idx(idxSEXP);
+    Rcpp::traits::input_parameter< bool >::type mutual(mutualSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_smallest_connecting_k(idx, mutual));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_connect_components
+Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::IntegerVector& component, int n_components, std::string rule, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_connect_components(SEXP XSEXP, SEXP componentSEXP, SEXP n_componentsSEXP, SEXP ruleSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type component(componentSEXP);
+    Rcpp::traits::input_parameter< int >::type n_components(n_componentsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_connect_components(X, component, n_components, rule, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_add_edges
+SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i, const Rcpp::IntegerVector& j, const Rcpp::NumericVector& weight);
+RcppExport SEXP _manifoldOOS_mo_add_edges(SEXP WSEXP, SEXP iSEXP, SEXP jSEXP, SEXP weightSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type i(iSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type j(jSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_add_edges(W, i, j, weight));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_laplacian
+Rcpp::List mo_laplacian(SEXP W, std::string type);
+RcppExport SEXP _manifoldOOS_mo_laplacian(SEXP WSEXP, SEXP typeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type W(WSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_laplacian(W, type));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_dijkstra
+Rcpp::NumericMatrix mo_dijkstra(SEXP G, const Rcpp::IntegerVector& sources, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_dijkstra(SEXP GSEXP, SEXP sourcesSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type G(GSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type sources(sourcesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_dijkstra(G, sources, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_max_threads
 int mo_max_threads();
 RcppExport SEXP _manifoldOOS_mo_max_threads() {
@@ -109,6 +255,17 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_manifoldOOS_mo_knn_graph", (DL_FUNC) &_manifoldOOS_mo_knn_graph, 6},
+    {"_manifoldOOS_mo_eps_graph", (DL_FUNC) &_manifoldOOS_mo_eps_graph, 7},
+    {"_manifoldOOS_mo_bandwidth_median_knn", (DL_FUNC) &_manifoldOOS_mo_bandwidth_median_knn, 2},
+    {"_manifoldOOS_mo_bandwidth_floor", (DL_FUNC) &_manifoldOOS_mo_bandwidth_floor, 2},
+    {"_manifoldOOS_mo_pairwise_summary", (DL_FUNC) &_manifoldOOS_mo_pairwise_summary, 2},
+    {"_manifoldOOS_mo_components", (DL_FUNC) &_manifoldOOS_mo_components, 1},
+    {"_manifoldOOS_mo_smallest_connecting_k", (DL_FUNC) &_manifoldOOS_mo_smallest_connecting_k, 2},
+    {"_manifoldOOS_mo_connect_components", (DL_FUNC) &_manifoldOOS_mo_connect_components, 5},
+    {"_manifoldOOS_mo_add_edges", (DL_FUNC) &_manifoldOOS_mo_add_edges, 4},
+    {"_manifoldOOS_mo_laplacian", (DL_FUNC) &_manifoldOOS_mo_laplacian, 2},
+    {"_manifoldOOS_mo_dijkstra", (DL_FUNC) &_manifoldOOS_mo_dijkstra, 3},
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},

@@ -1,0 +1,400 @@
+# Neighbourhood graphs (spec A.3-A.8): construction, bandwidth rules,
+# connected components, Laplacians and geodesic distances.
+
+#' Neighbourhood graph
+#'
+#' Builds the sparse weighted neighbourhood graph shared by the graph-based
+#' embeddings: a k-nearest-neighbour or an \eqn{\varepsilon}-ball graph,
+#' symmetrised and weighted, with a policy for disconnected graphs.
+#'
+#' **Symmetrisation** of the (directed) kNN relation, for the weight of the
+#' edge between \eqn{i} and \eqn{j}: `"or"` takes
+#' \eqn{\max(w_{i\to j}, w_{j\to i})} (an edge when either point is among the
+#' other's neighbours), `"and"` the minimum over mutual neighbours only,
+#' `"mean"` \eqn{(w_{i\to j} + w_{j\to i})/2} with a missing direction counting
+#' as 0, and `"none"` keeps the directed graph (`W[i, j]` is the edge
+#' \eqn{i \to j}). An \eqn{\varepsilon}-ball graph is symmetric by construction.
+#'
+#' **Weights**: `"binary"` (1), `"heat"`
+#' \eqn{\exp(-d_{ij}^2 / (2\sigma^2))}, `"distance"` (the edge length
+#' \eqn{d_{ij}}, for geodesic distances). With `"distance"` weights, an edge
+#' between two identical points has length 0 and is stored as an explicit 0
+#' in `W` (do not apply `Matrix::drop0()` to it).
+#'
+#' **Bandwidth** (heat weights only): a positive number, or a rule:
+#' `"median_knn"`, the median over points of the distance to the `k`-th
+#' neighbour; `"mean_pairwise"` or `"median_pairwise"`, the mean or median of
+#' all pairwise distances (computed on 3000 rows sampled with R's random
+#' number generator when there are more; use [set.seed()] for
+#' reproducibility). A rule is floored at \eqn{10^{-12}} times the largest
+#' distance seen, with a warning (this happens when more than `k` points
+#' coincide).
+#'
+#' **Disconnected graphs** (components of the graph, or of its `"or"`
+#' symmetrisation for `symmetrize = "none"`): `"error"` stops with the
+#' component sizes and the smallest `k` (or `eps`) that would connect the
+#' graph; `"connect"` adds edges between components and warns: with
+#' `connect = "mst"`, the \eqn{c - 1} edges of a minimum spanning tree over the
+#' \eqn{c} components, where the distance of two components is that of their
+#' closest pair of points; with `"all_pairs"`, the closest pair of every pair
+#' of components (\eqn{c(c-1)/2} edges, as scikit-learn's Isomap). Added edges
+#' get the weight of their Euclidean length. `"largest"` keeps the largest
+#' component only (with a warning).
+#'
+#' @param X Data: a numeric matrix or data frame, one row per point.
+#' @param k Number of neighbours (kNN graph; also the neighbour used by
+#'   `sigma = "median_knn"`).
+#' @param type `"knn"` or `"eps"` (\eqn{\varepsilon}-ball graph).
+#' @param eps Radius of the \eqn{\varepsilon}-ball graph (required when
+#'   `type = "eps"`).
+#' @param symmetrize How to symmetrise the kNN relation (see Details).
+#' @param weights Edge weights (see Details).
+#' @param sigma Heat-kernel bandwidth: a positive number or one of
+#'   `"median_knn"`, `"mean_pairwise"`, `"median_pairwise"`.
+#' @param on_disconnected What to do when the graph is not connected.
+#' @param connect How to join components when `on_disconnected = "connect"`.
+#' @return An object of class `mlgraph`, a list with
+#'   * `W`: the weighted adjacency, a `dgCMatrix` with a zero diagonal,
+#'     symmetric unless `symmetrize = "none"`; its vertices are the rows of
+#'     `X` listed in `kept`;
+#'   * `idx`, `dist`: the `n x k` neighbour indices (1-based rows of `X`) and
+#'     distances (`NULL` for an \eqn{\varepsilon}-ball graph, whose lists are
+#'     in `radius`, a list with the row pointer `ptr` (0-based offsets),
+#'     `idx` and `dist`);
+#'   * `type`, `k`, `eps`, `symmetrize`, `weights`, `n` (rows of `X`);
+#'   * `sigma` (the bandwidth used, `NA` unless `weights = "heat"`) and
+#'     `sigma_rule` (the rule name, `"user"` for a number);
+#'   * `n_components`, `component`: number of connected components of `W`
+#'     and the component (1-based) of each vertex of `W`;
+#'   * `initial_components`: `list(n_components, component, sizes)` for the
+#'     graph before any `on_disconnected` policy (labels for every row of `X`);
+#'   * `added_edges`: a data frame (`i`, `j`, `length`, `weight`; rows of `X`,
+#'     `i < j`) of the edges added by `"connect"`, with zero rows otherwise;
+#'   * `kept`: rows of `X` that are vertices of `W` (all rows unless
+#'     `on_disconnected = "largest"`).
+#' @seealso [graph_laplacian()], [geodesic_distances()].
+#' @export
+#' @examples
+#' set.seed(1)
+#' X <- matrix(rnorm(200), ncol = 2)
+#' g <- neighbour_graph(X, k = 8, weights = "heat")
+#' g
+#' # two clusters far apart, joined by the shortest edge between them
+#' X2 <- rbind(X, X + 20)
+#' g2 <- suppressWarnings(neighbour_graph(X2, k = 5, on_disconnected = "connect"))
+#' g2$added_edges
+neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
+                            symmetrize = c("or", "and", "mean", "none"),
+                            weights = c("binary", "heat", "distance"),
+                            sigma = "median_knn",
+                            on_disconnected = c("error", "connect", "largest"),
+                            connect = c("mst", "all_pairs")) {
+  X <- as_data_matrix(X, "X")
+  n <- nrow(X)
+  type <- check_choice(type, c("knn", "eps"), "type")
+  symmetrize <- check_choice(symmetrize, c("or", "and", "mean", "none"), "symmetrize")
+  weights <- check_choice(weights, c("binary", "heat", "distance"), "weights")
+  on_disconnected <- check_choice(on_disconnected, c("error", "connect", "largest"),
+                                  "on_disconnected")
+  connect <- check_choice(connect, c("mst", "all_pairs"), "connect")
+  threads <- check_threads(default_threads(), "getOption(\"manifoldOOS.threads\")")
+  need_knn <- type == "knn" || (weights == "heat" && identical(sigma, "median_knn"))
+  if (need_knn) k <- check_k(k, n)
+  if (type == "eps") {
+    if (is.null(eps)) abort_input("eps", "must be given when type = \"eps\".")
+    eps <- check_number(eps, "eps", lower = 0, lower_open = TRUE)
+  } else {
+    eps <- NA_real_
+  }
+  sigma_rule <- NA_character_
+  if (weights == "heat") {
+    if (is.character(sigma)) {
+      sigma_rule <- check_choice(sigma, c("median_knn", "mean_pairwise", "median_pairwise"),
+                                 "sigma")
+    } else {
+      sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
+      sigma_rule <- "user"
+    }
+  }
+
+  nb <- if (need_knn) knn(X, k) else NULL
+  if (weights == "heat") {
+    sigma <- graph_bandwidth(X, sigma_rule, sigma, nb, threads)
+  } else {
+    sigma <- NA_real_
+  }
+  sig_c <- if (is.na(sigma)) 1 else sigma
+
+  radius <- NULL
+  if (type == "knn") {
+    W <- core(.mo_knn_graph(nb$idx, nb$dist, n, symmetrize, weights, sig_c))
+  } else {
+    radius <- radius_neighbors(X, eps)
+    radius$ptr <- radius_ptr0(radius$ptr, n)
+    W <- core(.mo_eps_graph(radius$ptr, radius$idx, radius$dist, n, symmetrize, weights, sig_c))
+    avg_deg <- length(radius$idx) / n
+    if (avg_deg > 0.2 * n) {
+      warn_mo(sprintf("the eps-ball graph is dense (average degree %.1f for n = %d); consider a smaller `eps`.",
+                      avg_deg, n))
+    }
+  }
+
+  comps <- core(.mo_components(W))
+  initial <- comps
+  added <- data.frame(i = integer(0), j = integer(0), length = numeric(0), weight = numeric(0))
+  kept <- seq_len(n)
+  if (comps$n_components > 1L) {
+    if (on_disconnected == "error") {
+      graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads)
+    } else if (on_disconnected == "connect") {
+      e <- core(.mo_connect_components(X, comps$component, comps$n_components, connect, threads))
+      w <- switch(weights, binary = rep(1, length(e$length)),
+                  heat = exp(-e$length^2 / (2 * sigma^2)), distance = e$length)
+      W <- core(.mo_add_edges(W, e$i, e$j, w))
+      added <- data.frame(i = e$i, j = e$j, length = e$length, weight = w)
+      warn_mo(sprintf(paste0("the neighbourhood graph has %d connected components (sizes %s); ",
+                             "%d edge%s added to connect them (connect = \"%s\")."),
+                      comps$n_components, format_sizes(comps$sizes), nrow(added),
+                      if (nrow(added) == 1L) " was" else "s were", connect))
+      comps <- core(.mo_components(W))
+    } else {
+      big <- which.max(comps$sizes)
+      kept <- which(comps$component == big)
+      W <- W[kept, kept, drop = FALSE]
+      warn_mo(sprintf(paste0("the neighbourhood graph has %d connected components (sizes %s); ",
+                             "only the largest (%d of %d points) is kept."),
+                      comps$n_components, format_sizes(comps$sizes), length(kept), n))
+      comps <- core(.mo_components(W))
+    }
+  }
+
+  structure(
+    list(
+      idx = if (type == "knn") nb$idx else NULL,
+      dist = if (type == "knn") nb$dist else NULL,
+      radius = radius,
+      W = W,
+      type = type,
+      k = if (need_knn) k else NA_integer_,
+      eps = eps,
+      symmetrize = symmetrize,
+      weights = weights,
+      sigma = sigma,
+      sigma_rule = sigma_rule,
+      n = n,
+      n_components = comps$n_components,
+      component = comps$component,
+      initial_components = initial,
+      added_edges = added,
+      kept = kept
+    ),
+    class = "mlgraph"
+  )
+}
+
+# Radius-search row pointers as 0-based offsets (accepts 1-based too).
+radius_ptr0 <- function(ptr, n) {
+  ptr <- as.integer(ptr)
+  if (length(ptr) != n + 1L) abort_numerical("radius search returned a row pointer of the wrong length.")
+  if (ptr[1L] == 1L) ptr <- ptr - 1L
+  ptr
+}
+
+format_sizes <- function(sizes, max_show = 10L) {
+  s <- sort(sizes, decreasing = TRUE)
+  out <- paste(utils::head(s, max_show), collapse = ", ")
+  if (length(s) > max_show) out <- paste0(out, ", ...")
+  out
+}
+
+# Heat-kernel bandwidth from a rule (spec A.5), with the floor
+# sigma >= 1e-12 * (largest distance seen) and a warning when it applies.
+graph_bandwidth <- function(X, rule, sigma, nb, threads) {
+  if (rule == "user") return(sigma)
+  if (rule == "median_knn") {
+    ref <- max(nb$dist)
+    if (!(ref > 0)) ref <- 2 * max(sqrt(rowSums(sweep(X, 2, colMeans(X))^2)))
+    b <- core(.mo_bandwidth_median_knn(nb$dist, ref))
+  } else {
+    n <- nrow(X)
+    rows <- if (n > 3000L) sort(sample.int(n, 3000L)) else seq_len(n)
+    s <- core(.mo_pairwise_summary(X[rows, , drop = FALSE], threads))
+    value <- if (rule == "mean_pairwise") s$mean else s$median
+    b <- core(.mo_bandwidth_floor(value, s$max))
+  }
+  if (!(b$sigma > 0)) {
+    abort_input("X", "has all rows identical; a heat-kernel bandwidth cannot be chosen.")
+  }
+  if (isTRUE(b$floored)) {
+    warn_mo(sprintf(paste0("the bandwidth rule \"%s\" gave sigma = 0 (many duplicated points); ",
+                           "sigma was floored at %.3g (1e-12 times the largest distance)."),
+                    rule, b$sigma))
+  }
+  b$sigma
+}
+
+# Classed error for a disconnected graph: component sizes and the smallest k
+# (or eps) that connects it (spec A.7).
+graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads) {
+  n <- nrow(X)
+  head_msg <- sprintf("gives a neighbourhood graph with %d connected components (sizes %s)",
+                      comps$n_components, format_sizes(comps$sizes))
+  tail_msg <- "or use on_disconnected = \"connect\" or \"largest\"."
+  if (type == "knn") {
+    kmax <- if (n <= 2000L) n - 1L else min(n - 1L, max(8L * k, 100L))
+    nb2 <- knn(X, kmax)
+    kc <- core(.mo_smallest_connecting_k(nb2$idx, symmetrize == "and"))
+    need <- if (is.na(kc)) sprintf("no k <= %d connects it", kmax)
+            else sprintf("the smallest k that connects it is %d", kc)
+    abort_input("k", sprintf("= %d %s; %s. Increase `k`, %s", k, head_msg, need, tail_msg),
+                n_components = comps$n_components, sizes = comps$sizes, k_needed = kc)
+  } else {
+    e <- core(.mo_connect_components(X, comps$component, comps$n_components, "mst", threads))
+    eps_needed <- max(e$length) * (1 + 1e-9)
+    abort_input("eps", sprintf("= %s %s; the smallest eps that connects it is %.6g. Increase `eps`, %s",
+                               format(eps), head_msg, eps_needed, tail_msg),
+                n_components = comps$n_components, sizes = comps$sizes, eps_needed = eps_needed)
+  }
+}
+
+#' @export
+print.mlgraph <- function(x, ...) {
+  directed <- identical(x$symmetrize, "none")
+  nv <- nrow(x$W)
+  nnz <- length(x$W@x) - sum(x$W@i == rep(seq_len(ncol(x$W)) - 1L, diff(x$W@p)))
+  n_edges <- if (directed) nnz else nnz / 2
+  kind <- if (x$type == "knn") sprintf("kNN graph (k = %d)", x$k)
+          else sprintf("eps-ball graph (eps = %s)", format(signif(x$eps, 4)))
+  cat(sprintf("<mlgraph> %s on %d points\n", kind, x$n))
+  w <- x$weights
+  if (w == "heat") w <- sprintf("heat, sigma = %s (%s)", format(signif(x$sigma, 4)), x$sigma_rule)
+  cat(sprintf("  symmetrize: %s; weights: %s\n", x$symmetrize, w))
+  cat(sprintf("  %d vertices, %s %sedges (mean degree %.2f)\n", nv, format(n_edges, big.mark = ","),
+              if (directed) "directed " else "", if (directed) nnz / nv else 2 * n_edges / nv))
+  ic <- x$initial_components$n_components
+  if (ic > 1L) {
+    if (nrow(x$added_edges) > 0L) {
+      cat(sprintf("  %d components joined by %d added edge%s\n", ic, nrow(x$added_edges),
+                  if (nrow(x$added_edges) == 1L) "" else "s"))
+    } else {
+      cat(sprintf("  %d components; largest kept (%d of %d points)\n", ic, length(x$kept), x$n))
+    }
+  }
+  cat(sprintf("  connected components: %d\n", x$n_components))
+  invisible(x)
+}
+
+# A square sparse dgCMatrix from a matrix-like object.
+as_dgc <- function(W, arg = "W") {
+  if (!(is.matrix(W) || inherits(W, "Matrix"))) {
+    abort_input(arg, "must be an mlgraph, a matrix or a sparse Matrix.")
+  }
+  W <- methods::as(Matrix::Matrix(W, sparse = TRUE), "CsparseMatrix")
+  W <- methods::as(methods::as(W, "generalMatrix"), "dMatrix")
+  if (nrow(W) != ncol(W)) abort_input(arg, sprintf("must be square; it is %d x %d.", nrow(W), ncol(W)))
+  if (anyNA(W@x) || any(!is.finite(W@x))) abort_input(arg, "must have finite entries.")
+  W
+}
+
+#' Graph Laplacian
+#'
+#' Laplacian of a neighbourhood graph with weights \eqn{W} and degrees
+#' \eqn{d_i = \sum_j W_{ij}} (the diagonal of \eqn{W} is ignored):
+#' `"unnormalized"` \eqn{L = D - W}; `"symmetric"`
+#' \eqn{L_{sym} = I - D^{-1/2} W D^{-1/2}}; `"random_walk"`
+#' \eqn{L_{rw} = I - D^{-1} W}.
+#'
+#' A vertex with degree below \eqn{10^{-300}} (isolated; for heat weights
+#' this happens when `sigma` is so small that all its weights underflow)
+#' makes \eqn{D^{-1/2}} undefined: the normalised forms then stop with an
+#' error listing those vertices; the unnormalised form is returned with the
+#' list in its `"isolated"` attribute.
+#'
+#' @param g An `mlgraph` from [neighbour_graph()], or a symmetric
+#'   non-negative weight matrix (dense or sparse).
+#' @param type Which Laplacian.
+#' @return A sparse `dgCMatrix` with attributes `"degree"` (the degree
+#'   vector) and `"isolated"` (indices of isolated vertices).
+#' @export
+#' @examples
+#' set.seed(1)
+#' X <- matrix(rnorm(100), ncol = 2)
+#' g <- neighbour_graph(X, k = 6, weights = "heat")
+#' L <- graph_laplacian(g)
+#' range(Matrix::rowSums(L))  # rows sum to zero
+#' Lsym <- graph_laplacian(g, "symmetric")
+graph_laplacian <- function(g, type = c("unnormalized", "symmetric", "random_walk")) {
+  type <- check_choice(type, c("unnormalized", "symmetric", "random_walk"), "type")
+  if (inherits(g, "mlgraph")) {
+    if (identical(g$symmetrize, "none")) {
+      abort_input("g", "is a directed graph (symmetrize = \"none\"); a Laplacian needs a symmetric graph.")
+    }
+    W <- g$W
+  } else {
+    W <- as_dgc(g, "g")
+    if (any(W@x < 0)) abort_input("g", "must have non-negative weights.")
+    if (!Matrix::isSymmetric(W)) abort_input("g", "must be a symmetric weight matrix.")
+  }
+  r <- core(.mo_laplacian(W, type))
+  if (length(r$isolated) > 0L && type != "unnormalized") {
+    abort_input("g", sprintf(paste0("has %d isolated vertices (degree < 1e-300): %s; the %s Laplacian ",
+                                    "needs D^(-1/2). Increase `sigma` or `k`."),
+                             length(r$isolated), paste(utils::head(r$isolated, 10), collapse = ", "),
+                             type),
+                isolated = r$isolated)
+  }
+  L <- r$L
+  attr(L, "degree") <- r$degree
+  attr(L, "isolated") <- r$isolated
+  L
+}
+
+#' Geodesic (shortest-path) distances on a neighbourhood graph
+#'
+#' Shortest-path lengths along the edges of the graph, by Dijkstra's
+#' algorithm from each source (in parallel over sources; the result does not
+#' depend on the number of threads, set by `options(manifoldOOS.threads =)`).
+#' Edge lengths are the weights of `g$W`: use `weights = "distance"` for
+#' Isomap-type geodesics (with `"binary"` weights the result is the number
+#' of hops). A directed graph (`symmetrize = "none"`) is followed along its
+#' edge directions.
+#'
+#' @param g An `mlgraph` built with `weights = "distance"` or `"binary"`.
+#' @param sources Vertices to start from (indices of the vertices of `g$W`,
+#'   which are the rows of `X` unless `on_disconnected = "largest"` was
+#'   used; then they index `g$kept`). `NULL` means all vertices.
+#' @return A `length(sources) x nrow(g$W)` matrix of distances, `Inf` where a
+#'   vertex cannot be reached.
+#' @export
+#' @examples
+#' X <- cbind(1:10, 0)
+#' g <- neighbour_graph(X, k = 2, weights = "distance")
+#' geodesic_distances(g, sources = c(1, 10))
+geodesic_distances <- function(g, sources = NULL) {
+  if (!inherits(g, "mlgraph")) abort_input("g", "must be an mlgraph from neighbour_graph().")
+  if (identical(g$weights, "heat")) {
+    abort_input("g", paste0("has heat-kernel weights, which are affinities, not lengths; build it with ",
+                            "weights = \"distance\" (or \"binary\" for hop counts)."))
+  }
+  nv <- nrow(g$W)
+  if (is.null(sources)) {
+    sources <- seq_len(nv)
+  } else {
+    if (!is.numeric(sources) || length(sources) < 1L || anyNA(sources) ||
+        any(sources != round(sources)) || any(sources < 1 | sources > nv)) {
+      abort_input("sources", sprintf("must be vertex indices between 1 and %d.", nv))
+    }
+  }
+  G <- if (identical(g$symmetrize, "none")) Matrix::t(g$W) else g$W
+  geodesic_core(G, sources, default_threads())
+}
+
+# Dijkstra on a dgCMatrix whose column u lists the out-edges of u.
+geodesic_core <- function(G, sources, n_threads = default_threads()) {
+  core(.mo_dijkstra(G, as.integer(sources), as.integer(n_threads)))
+}
+
+# The sparse matrices returned by the compiled code are Matrix classes.
+#' @importFrom Matrix sparseMatrix
+#' @importFrom methods as
+NULL
