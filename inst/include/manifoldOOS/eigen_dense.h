@@ -156,13 +156,13 @@ inline eigen_result eig_dense(const arma::mat& A, eig_which which, arma::uword m
 
 namespace detail {
 
-// Cholesky B = R'R (R upper) accepted only when it succeeds and no pivot is
-// negligible relative to the largest diagonal entry of B.
+// Cholesky B = R'R (R upper) accepted only when it succeeds and no squared
+// pivot is below 1e-12 times the largest diagonal entry of B.
 inline bool chol_ok(arma::mat& R, const arma::mat& B) {
   if (!arma::chol(R, B, "upper")) return false;
   const double bmax = arma::max(arma::abs(B.diag()));
   const arma::vec piv = arma::square(R.diag());
-  return bmax > 0 && piv.min() > 1e-14 * bmax;
+  return bmax > 0 && piv.min() > 1e-12 * bmax;
 }
 
 }  // namespace detail
@@ -171,9 +171,11 @@ inline bool chol_ok(arma::mat& R, const arma::mat& B) {
 // ridge > 0 : solve with B + ridge * I.
 // ridge == 0: no ridge; a B that is not numerically SPD is an input error.
 // ridge < 0 : automatic; B is used as is when its Cholesky factor is sound,
-//             otherwise delta = 1e-10 * tr(B)/p is added and multiplied by 10
+//             otherwise delta = 1e-8 * tr(B)/p is added and multiplied by 10
 //             until it is (at most 1e-2 * tr(B)/p). The ridge used is reported
-//             in result.ridge.
+//             in result.ridge. "Sound" = every squared pivot of R exceeds
+//             1e-12 * max diag(B); the first rung keeps cond(B + delta I)
+//             below ~1e8, so B-orthonormality holds to ~1e-8.
 // Eigenvectors are B-orthonormal (V' (B + ridge I) V = I).
 inline eigen_result geig_dense(const arma::mat& A, const arma::mat& B, eig_which which,
                                arma::uword m, double ridge = -1.0) {
@@ -194,16 +196,16 @@ inline eigen_result geig_dense(const arma::mat& A, const arma::mat& B, eig_which
     arma::mat Br = B;
     Br.diag() += ridge;
     if (!detail::chol_ok(R, Br)) {
-      throw input_error("B + ridge * I is not numerically positive definite; increase `ridge`");
+      throw input_error("`B` + `ridge` * I is not numerically positive definite; increase `ridge`");
     }
   } else if (detail::chol_ok(R, B)) {
     used = 0.0;
   } else if (ridge == 0) {
-    throw input_error("B is not numerically positive definite (use a ridge)");
+    throw input_error("`B` is not numerically positive definite (use a ridge)");
   } else {
-    if (!(scale > 0)) throw input_error("B is not positive definite (its trace is not positive)");
+    if (!(scale > 0)) throw input_error("`B` is not positive definite (its trace is not positive)");
     bool ok = false;
-    for (double delta = 1e-10 * scale; delta <= 1e-2 * scale * (1 + 1e-12); delta *= 10) {
+    for (double delta = 1e-8 * scale; delta <= 1e-2 * scale * (1 + 1e-12); delta *= 10) {
       arma::mat Br = B;
       Br.diag() += delta;
       if (detail::chol_ok(R, Br)) {
@@ -213,7 +215,7 @@ inline eigen_result geig_dense(const arma::mat& A, const arma::mat& B, eig_which
       }
     }
     if (!ok) {
-      throw input_error("B is not positive definite, even after a ridge of 1e-2 * tr(B)/p");
+      throw input_error("`B` is not positive definite, even after a ridge of 1e-2 * tr(B)/p");
     }
   }
 
