@@ -287,7 +287,7 @@ class ldlt_shift_op {
     }
     if (nonpos > 0) {
       std::ostringstream os;
-      os << "the matrix is not positive semidefinite: " << nonpos
+      os << "`A` is not positive semidefinite: " << nonpos
          << " eigenvalue(s) lie below the shift " << sigma;
       throw input_error(os.str());
     }
@@ -316,7 +316,7 @@ class sparse_b_factor {
   explicit sparse_b_factor(const sp_mat_e& B) {
     Eigen::SimplicialLLT<sp_mat_e, Eigen::Lower, Eigen::AMDOrdering<int>> llt(B);
     if (llt.info() != Eigen::Success) {
-      throw input_error("B is not positive definite (sparse Cholesky factorisation failed)");
+      throw input_error("`B` is not positive definite (sparse Cholesky factorisation failed)");
     }
     L_ = llt.matrixL();
     L_.makeCompressed();
@@ -532,7 +532,7 @@ inline eigen_result iterate_with_retry(long n, long nev, const eig_options& o,
 }
 
 inline double shift_scale(double trace, long n) {
-  if (trace < 0) throw input_error("the matrix is not positive semidefinite (negative trace)");
+  if (trace < 0) throw input_error("`A` is not positive semidefinite (negative trace)");
   const double s = trace / double(n);
   return s > 0 ? s : 1.0;
 }
@@ -672,7 +672,7 @@ inline eigen_result geigs_sparse(const sp_mat_e& A, const sp_mat_e& B, eig_which
                          (o.method == eig_method::automatic && n <= o.dense_max_n) || m > n - 2;
   arma::vec d;
   if (detail::sparse_is_diagonal(B, d)) {
-    if (!(d.min() > 0)) throw input_error("B must have a positive diagonal");
+    if (!(d.min() > 0)) throw input_error("`B` must have a positive diagonal");
     const arma::vec s = 1.0 / arma::sqrt(d);
     sp_mat_e C = A;
     for (Eigen::Index j = 0; j < C.outerSize(); ++j) {
