@@ -41,17 +41,27 @@
 #include "eigen_dense.h"
 #include "linalg.h"
 
+// API switch: Spectra 1.x ships <Spectra/MatOp/SymShiftInvert.h>, 0.8.x does
+// not. The guess is cross-checked against the include guard of the solver
+// header actually included (1.x: SPECTRA_SYM_EIGS_SOLVER_H, 0.8.x:
+// SYM_EIGS_SOLVER_H), so a system-wide Spectra 1.x next to RSpectra's 0.8.1
+// (found first through LinkingTo) cannot select the wrong API.
 #if defined(__has_include)
 #if __has_include(<Spectra/MatOp/SymShiftInvert.h>)
-#define MANIFOLDOOS_SPECTRA_1X 1
+#define MANIFOLDOOS_SPECTRA_1X_HEADER 1
 #endif
-#endif
-#ifndef MANIFOLDOOS_SPECTRA_1X
-#define MANIFOLDOOS_SPECTRA_1X 0
 #endif
 
 #include <Spectra/SymEigsShiftSolver.h>
 #include <Spectra/SymEigsSolver.h>
+
+#if defined(MANIFOLDOOS_SPECTRA_1X_HEADER) && defined(SPECTRA_SYM_EIGS_SOLVER_H)
+#define MANIFOLDOOS_SPECTRA_1X 1
+#elif defined(SYM_EIGS_SOLVER_H) || !defined(MANIFOLDOOS_SPECTRA_1X_HEADER)
+#define MANIFOLDOOS_SPECTRA_1X 0
+#else
+#define MANIFOLDOOS_SPECTRA_1X 1
+#endif
 
 namespace manifoldOOS {
 
