@@ -12,6 +12,116 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// mo_eigs_dense
+Rcpp::List mo_eigs_dense(const arma::mat& A, std::string which, int m);
+RcppExport SEXP _manifoldOOS_mo_eigs_dense(SEXP ASEXP, SEXP whichSEXP, SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< std::string >::type which(whichSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_eigs_dense(A, which, m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_geigs_dense
+Rcpp::List mo_geigs_dense(const arma::mat& A, const arma::mat& B, std::string which, int m, double ridge);
+RcppExport SEXP _manifoldOOS_mo_geigs_dense(SEXP ASEXP, SEXP BSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP ridgeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type which(whichSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_geigs_dense(A, B, which, m, ridge));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_drop_trivial
+Rcpp::List mo_drop_trivial(const arma::vec& values, const arma::mat& vectors, const arma::vec& null_vec, double scale);
+RcppExport SEXP _manifoldOOS_mo_drop_trivial(SEXP valuesSEXP, SEXP vectorsSEXP, SEXP null_vecSEXP, SEXP scaleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type vectors(vectorsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type null_vec(null_vecSEXP);
+    Rcpp::traits::input_parameter< double >::type scale(scaleSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_drop_trivial(values, vectors, null_vec, scale));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_eigs_sparse
+Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::string which, int m, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_eigs_sparse(SEXP ASEXP, SEXP whichSEXP, SEXP mSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type A(ASEXP);
+    Rcpp::traits::input_parameter< std::string >::type which(whichSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_eigs_sparse(A, which, m, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_geigs_sparse
+Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, const Eigen::Map<Eigen::SparseMatrix<double>> B, std::string which, int m, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_geigs_sparse(SEXP ASEXP, SEXP BSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type B(BSEXP);
+    Rcpp::traits::input_parameter< std::string >::type which(whichSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_geigs_sparse(A, B, which, m, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_eigs_dense_auto
+Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool center, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_eigs_dense_auto(SEXP ASEXP, SEXP whichSEXP, SEXP mSEXP, SEXP centerSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< std::string >::type which(whichSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< bool >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_eigs_dense_auto(A, which, m, center, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_eigs_dense_top_matfree
+Rcpp::List mo_eigs_dense_top_matfree(const arma::mat& K, int m, bool center, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_eigs_dense_top_matfree(SEXP KSEXP, SEXP mSEXP, SEXP centerSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type K(KSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< bool >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_eigs_dense_top_matfree(K, m, center, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_spectra_api
+int mo_spectra_api();
+RcppExport SEXP _manifoldOOS_mo_spectra_api() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(mo_spectra_api());
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_knn_graph
 SEXP mo_knn_graph(const Rcpp::IntegerMatrix& idx, const Rcpp::NumericMatrix& dist, int n, std::string symmetrize, std::string weights, double sigma);
 RcppExport SEXP _manifoldOOS_mo_knn_graph(SEXP idxSEXP, SEXP distSEXP, SEXP nSEXP, SEXP symmetrizeSEXP, SEXP weightsSEXP, SEXP sigmaSEXP) {
@@ -255,6 +365,14 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_manifoldOOS_mo_eigs_dense", (DL_FUNC) &_manifoldOOS_mo_eigs_dense, 3},
+    {"_manifoldOOS_mo_geigs_dense", (DL_FUNC) &_manifoldOOS_mo_geigs_dense, 5},
+    {"_manifoldOOS_mo_drop_trivial", (DL_FUNC) &_manifoldOOS_mo_drop_trivial, 4},
+    {"_manifoldOOS_mo_eigs_sparse", (DL_FUNC) &_manifoldOOS_mo_eigs_sparse, 4},
+    {"_manifoldOOS_mo_geigs_sparse", (DL_FUNC) &_manifoldOOS_mo_geigs_sparse, 5},
+    {"_manifoldOOS_mo_eigs_dense_auto", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_auto, 5},
+    {"_manifoldOOS_mo_eigs_dense_top_matfree", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_top_matfree, 4},
+    {"_manifoldOOS_mo_spectra_api", (DL_FUNC) &_manifoldOOS_mo_spectra_api, 0},
     {"_manifoldOOS_mo_knn_graph", (DL_FUNC) &_manifoldOOS_mo_knn_graph, 6},
     {"_manifoldOOS_mo_eps_graph", (DL_FUNC) &_manifoldOOS_mo_eps_graph, 7},
     {"_manifoldOOS_mo_bandwidth_median_knn", (DL_FUNC) &_manifoldOOS_mo_bandwidth_median_knn, 2},

@@ -1,0 +1,93 @@
+// Glue for the iterative eigen-solvers (Eigen + Spectra) and the single entry
+// point eigs_sym().
+#define MO_GLUE_EIGEN
+#include "glue.h"
+#include <manifoldOOS/eigen_sparse.h>
+
+namespace {
+
+Rcpp::List result_to_list(const manifoldOOS::eigen_result& r) {
+  return Rcpp::List::create(
+      Rcpp::Named("values") = Rcpp::NumericVector(r.values.begin(), r.values.end()),
+      Rcpp::Named("vectors") = r.vectors,
+      Rcpp::Named("method") = r.method_used,
+      Rcpp::Named("n_iter") = static_cast<double>(r.n_iter),
+      Rcpp::Named("n_ops") = static_cast<double>(r.n_ops),
+      Rcpp::Named("status") = r.status,
+      Rcpp::Named("attempts") = r.attempts,
+      Rcpp::Named("shift") = r.shift,
+      Rcpp::Named("ridge") = r.ridge,
+      Rcpp::Named("residual") = r.residual,
+      Rcpp::Named("note") = r.note);
+}
+
+// Options list built by R/eigen.R (eig_opts()); missing entries keep defaults.
+manifoldOOS::eig_options parse_options(const Rcpp::List& L) {
+  manifoldOOS::eig_options o;
+  if (L.containsElementNamed("method"))
+    o.method = manifoldOOS::parse_eig_method(Rcpp::as<std::string>(L["method"]));
+  if (L.containsElementNamed("dense_max_n")) o.dense_max_n = Rcpp::as<double>(L["dense_max_n"]);
+  if (L.containsElementNamed("fallback_max_n"))
+    o.fallback_max_n = Rcpp::as<double>(L["fallback_max_n"]);
+  if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);
+  if (L.containsElementNamed("tol")) o.tol = Rcpp::as<double>(L["tol"]);
+  if (L.containsElementNamed("maxit")) o.maxit = Rcpp::as<double>(L["maxit"]);
+  if (L.containsElementNamed("ncv")) o.ncv = Rcpp::as<double>(L["ncv"]);
+  if (L.containsElementNamed("ridge")) o.ridge = Rcpp::as<double>(L["ridge"]);
+  return o;
+}
+
+}  // namespace
+
+// Sparse symmetric A (dgCMatrix): bottom/top/all m eigenpairs via eigs_sym().
+// [[Rcpp::export(.mo_eigs_sparse)]]
+Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::string which,
+                          int m, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e As(A);
+    return result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse(As),
+                                                manifoldOOS::parse_eig_which(which), m,
+                                                parse_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Sparse generalised A v = lambda B v (both dgCMatrix, B SPD).
+// [[Rcpp::export(.mo_geigs_sparse)]]
+Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A,
+                           const Eigen::Map<Eigen::SparseMatrix<double>> B, std::string which,
+                           int m, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e As(A), Bs(B);
+    return result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse_generalized(As, Bs),
+                                                manifoldOOS::parse_eig_which(which), m,
+                                                parse_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Dense symmetric A through eigs_sym(): auto chooses LAPACK or the
+// matrix-free Lanczos path (top only); `center` solves for H A H.
+// [[Rcpp::export(.mo_eigs_dense_auto)]]
+Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool center,
+                              Rcpp::List opts) {
+  MO_TRY {
+    return result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::dense(A, center),
+                                                manifoldOOS::parse_eig_which(which), m,
+                                                parse_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Top m eigenpairs of a dense symmetric K (or H K H) by matrix-free Lanczos.
+// [[Rcpp::export(.mo_eigs_dense_top_matfree)]]
+Rcpp::List mo_eigs_dense_top_matfree(const arma::mat& K, int m, bool center, Rcpp::List opts) {
+  MO_TRY {
+    return result_to_list(manifoldOOS::eigs_dense_top_matfree(K, m, center, parse_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Which Spectra API the package was compiled against (0 = 0.8.x, 1 = 1.x).
+// [[Rcpp::export(.mo_spectra_api)]]
+int mo_spectra_api() { return MANIFOLDOOS_SPECTRA_1X; }
