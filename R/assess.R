@@ -45,7 +45,7 @@
 #' @export
 #' @examples
 #' set.seed(1)
-#' t <- runif(300, 0, 2 * pi)
+#' t <- runif(300, 0, 1.5 * pi)
 #' Z <- cbind(t, runif(300))                       # ground truth
 #' X <- cbind(cos(t), sin(t), Z[, 2]) + rnorm(900, sd = 0.01)
 #' fit <- pca(X[1:200, ], ndim = 2)

@@ -4,9 +4,9 @@
 # ---- validation -------------------------------------------------------------
 
 # X and Y as matrices with the same number of rows (names dropped).
-check_pair <- function(X, Y, argX = "X", argY = "Y") {
-  X <- as_data_matrix(X, argX)
-  Y <- as_data_matrix(Y, argY)
+check_pair <- function(X, Y, argX = "X", argY = "Y", min_rows = 3L) {
+  X <- as_data_matrix(X, argX, min_rows = min_rows)
+  Y <- as_data_matrix(Y, argY, min_rows = min_rows)
   if (nrow(Y) != nrow(X)) {
     abort_input(argY, sprintf("must have as many rows as `%s` (%d); it has %d.",
                               argX, nrow(X), nrow(Y)))
@@ -296,8 +296,8 @@ rnx_auc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads()) {
 #' @export
 #' @examples
 #' set.seed(1)
-#' t <- sort(runif(150, 0, 3 * pi))
-#' X <- cbind(cos(t), sin(t), 0.1 * rnorm(150))   # a noisy arc
+#' t <- sort(runif(150, 0, 1.5 * pi))
+#' X <- cbind(cos(t), sin(t), 0.02 * rnorm(150))  # a thin arc
 #' residual_variance(X, matrix(t), k = 8)         # arc length: close to 0
 #' residual_variance(X, X[, 1, drop = FALSE], k = 8)
 #' residual_variance_coords(cbind(-2 * t + 1), matrix(t))
@@ -338,9 +338,8 @@ residual_variance_coords <- function(Y, truth, align = c("procrustes", "none")) 
     Yh <- d$Y
   } else {
     pr <- core(.mo_procrustes(Z, d$Y, TRUE, TRUE))
-    Yh <- pr$fitted
-    q <- ncol(Yh)
-    Z <- pad_columns(sweep(Z, 2, colMeans(Z)), q)
+    Yh <- sweep(pr$fitted, 2, colMeans(pr$fitted))
+    Z <- pad_columns(sweep(Z, 2, colMeans(Z)), ncol(Yh))
   }
   if (stats::sd(as.vector(Yh)) == 0 || stats::sd(as.vector(Z)) == 0) {
     abort_numerical("residual variance is undefined for a constant configuration.")
@@ -397,7 +396,7 @@ pad_columns <- function(M, q) {
 #' pr$distance
 #' procrustes_dist(A, B, type = "matlab_d")
 procrustes <- function(Y, target, scale = TRUE, reflection = TRUE) {
-  d <- check_pair(target, Y, "target", "Y")
+  d <- check_pair(target, Y, "target", "Y", min_rows = 1L)
   scale <- check_flag(scale, "scale")
   reflection <- check_flag(reflection, "reflection")
   r <- core(.mo_procrustes(d$X, d$Y, scale, reflection))
@@ -521,7 +520,7 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
   if (is.null(scale)) scale <- type == "procrustes"
   scale <- check_flag(scale, "scale")
   denom <- check_choice(denom, c("raw", "centred"), "denom")
-  d <- check_pair(reference_new, Y_new, "reference_new", "Y_new")
+  d <- check_pair(reference_new, Y_new, "reference_new", "Y_new", min_rows = 1L)
   Fn <- d$X
   Yn <- d$Y
   need_train <- align == "train" || (align == "none" && type == "embedding")
@@ -530,7 +529,7 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
       abort_input(if (is.null(Y_train)) "Y_train" else "reference_train",
                   sprintf("is needed for align = \"%s\".", align))
     }
-    tr <- check_pair(reference_train, Y_train, "reference_train", "Y_train")
+    tr <- check_pair(reference_train, Y_train, "reference_train", "Y_train", min_rows = 1L)
     if (ncol(tr$X) != ncol(Fn)) {
       abort_input("reference_train", "must have as many columns as `reference_new`.")
     }
@@ -614,8 +613,10 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
 #' set.seed(1)
 #' Y <- rbind(matrix(rnorm(40), 20), matrix(rnorm(40, 5), 20))
 #' lab <- rep(c("a", "b"), each = 20)
-#' knn_accuracy(Y, lab)                     # leave-one-out
-#' knn_accuracy(Y[-(1:5), ], lab[-(1:5)], Y[1:5, ], lab[1:5], k = 3)
+#' acc <- knn_accuracy(Y, lab)              # leave-one-out
+#' c(acc)
+#' attr(acc, "kappa")
+#' c(knn_accuracy(Y[-(1:5), ], lab[-(1:5)], Y[1:5, ], lab[1:5], k = 3))
 knn_accuracy <- function(Y_train, labels_train, Y_test = NULL, labels_test = NULL, k = 1) {
   Yt <- as_data_matrix(Y_train, "Y_train", min_rows = 2L)
   n <- nrow(Yt)
