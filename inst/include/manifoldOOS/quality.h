@@ -65,29 +65,49 @@ class distance_rows {
     if (gemm_) G_ = Zc_ * Zc_.rows(i0, i1 - 1).t();  // n x B
   }
 
-  // Thread-safe: distances from row i (inside the prepared block) to all rows.
-  void row(uword i, double* out) const {
+  // Thread-safe: distances from row i (inside the prepared block) to all rows;
+  // squared distances when `squared` (same order, cheaper: used for ranks).
+  void row(uword i, double* out, bool squared = false) const {
     if (!gemm_) {
-      std::fill(out, out + n_, 0.0);
-      for (uword c = 0; c < Z_.n_cols; ++c) {
-        const double* z = Z_.colptr(c);
-        const double zi = z[i];
+      const uword p = Z_.n_cols;
+      if (p <= 8) {
+        double zi[8];
+        const double* col[8];
+        for (uword c = 0; c < p; ++c) {
+          col[c] = Z_.colptr(c);
+          zi[c] = col[c][i];
+        }
         for (uword j = 0; j < n_; ++j) {
-          const double t = z[j] - zi;
-          out[j] += t * t;
+          double s = 0.0;
+          for (uword c = 0; c < p; ++c) {
+            const double t = col[c][j] - zi[c];
+            s += t * t;
+          }
+          out[j] = s;
+        }
+      } else {
+        std::fill(out, out + n_, 0.0);
+        for (uword c = 0; c < p; ++c) {
+          const double* z = Z_.colptr(c);
+          const double zi = z[i];
+          for (uword j = 0; j < n_; ++j) {
+            const double t = z[j] - zi;
+            out[j] += t * t;
+          }
         }
       }
+    } else {
+      const double* g = G_.colptr(i - i0_);
+      const double si = sq_[i];
+      for (uword j = 0; j < n_; ++j) {
+        double d2 = si + sq_[j] - 2.0 * g[j];
+        if (d2 <= 1e-10 * (si + sq_[j])) d2 = exact_sq(i, j);
+        out[j] = d2 > 0.0 ? d2 : 0.0;
+      }
+      out[i] = 0.0;
+    }
+    if (!squared)
       for (uword j = 0; j < n_; ++j) out[j] = std::sqrt(out[j]);
-      return;
-    }
-    const double* g = G_.colptr(i - i0_);
-    const double si = sq_[i];
-    for (uword j = 0; j < n_; ++j) {
-      double d2 = si + sq_[j] - 2.0 * g[j];
-      if (d2 <= 1e-10 * (si + sq_[j])) d2 = exact_sq(i, j);
-      out[j] = std::sqrt(d2 > 0.0 ? d2 : 0.0);
-    }
-    out[i] = 0.0;
   }
 
   // Exact squared distance (same summation order for (i, j) and (j, i)).
@@ -118,42 +138,58 @@ class distance_rows {
   uword i0_ = 0;
 };
 
-// Fill keys with (d[j], j) for j != i and bring the K smallest (by key) to the
-// front, sorted. The tail keys[K..n-2] then holds exactly the points of rank > K.
-inline void select_top(const double* d, uword n, uword i, uword K, std::vector<rkey>& keys) {
-  keys.resize(n - 1);
+// The K nearest of point i (j != i) by (d[j], j), sorted, in `top`. A bounded
+// max-heap scan for small K (j increases during the scan, so a candidate with
+// a distance equal to the current K-th never displaces it), partial selection
+// of all keys otherwise.
+inline void select_top(const double* d, uword n, uword i, uword K, std::vector<rkey>& top) {
+  top.clear();
+  if (K == 0) return;
+  if (16 * K <= n) {
+    top.reserve(K);
+    for (uword j = 0; j < n; ++j) {
+      if (j == i) continue;
+      if (top.size() < K) {
+        top.push_back(rkey{d[j], j});
+        std::push_heap(top.begin(), top.end());
+      } else if (d[j] < top.front().d) {
+        std::pop_heap(top.begin(), top.end());
+        top.back() = rkey{d[j], j};
+        std::push_heap(top.begin(), top.end());
+      }
+    }
+    std::sort(top.begin(), top.end());
+    return;
+  }
+  top.resize(n - 1);
   uword m = 0;
   for (uword j = 0; j < n; ++j)
-    if (j != i) keys[m++] = rkey{d[j], j};
-  if (K < n - 1) {
-    std::nth_element(keys.begin(), keys.begin() + K, keys.end());
-    std::sort(keys.begin(), keys.begin() + K);
-  } else {
-    std::sort(keys.begin(), keys.end());
-  }
+    if (j != i) top[m++] = rkey{d[j], j};
+  if (K < n - 1) std::nth_element(top.begin(), top.begin() + K, top.end());
+  std::sort(top.begin(), top.begin() + K);
+  top.resize(K);
 }
 
-// Exact ranks of `targets` (points of rank > K, given as keys) from the tail
-// keys[K..] left by select_top: rank = K + 1 + #(tail keys smaller). `targets`
-// is sorted in place; ranks[m] is the rank of the sorted targets[m].
-inline void ranks_beyond(const std::vector<rkey>& keys, uword K, std::vector<rkey>& targets,
-                         std::vector<count_t>& cnt, std::vector<uword>& ranks) {
-  std::sort(targets.begin(), targets.end());
+// Exact ranks from point i of the sorted, distinct `targets` by one counting
+// pass over the distance row: rank = 1 + #{l != i : (d[l], l) < target}.
+inline void ranks_scan(const double* d, uword n, uword i, const std::vector<rkey>& targets,
+                       std::vector<count_t>& cnt, std::vector<uword>& ranks) {
   const std::size_t m = targets.size();
   cnt.assign(m, 0);
   const rkey last = targets.back();
-  for (std::size_t t = K; t < keys.size(); ++t) {
-    const rkey& e = keys[t];
+  for (uword l = 0; l < n; ++l) {
+    if (l == i) continue;
+    const rkey e{d[l], l};
     if (!(e < last)) continue;
     const std::size_t pos = std::lower_bound(targets.begin(), targets.end(), e) - targets.begin();
-    if (targets[pos].j == e.j) continue;  // a target itself
+    if (targets[pos].j == l) continue;  // a target itself
     ++cnt[pos];
   }
   ranks.resize(m);
   count_t below = 0;
   for (std::size_t t = 0; t < m; ++t) {
     below += cnt[t];
-    ranks[t] = K + 1 + static_cast<uword>(below) + t;
+    ranks[t] = 1 + static_cast<uword>(below) + t;
   }
 }
 
@@ -188,19 +224,19 @@ struct row_work {
   std::vector<uword> rank_x, rank_y;  // rank if <= K, else 0
   std::vector<uword> rho_of_y;        // rho_of_y[l-1] = rank in X of the l-th Y-neighbour
   std::vector<uword> r_of_x;          // r_of_x[k-1] = rank in Y of the k-th X-neighbour
-  std::vector<uword> slots, ranks;
+  std::vector<std::pair<rkey, uword>> tagged;
+  std::vector<uword> ranks;
   std::vector<count_t> cnt;
   explicit row_work(uword n, uword K)
       : dx(n), dy(n), rank_x(n, 0), rank_y(n, 0), rho_of_y(K), r_of_x(K) {}
 };
 
-// Ranks in space "a" of the K nearest in space "b" (first K of kb), exact when
-// `exact` (also beyond K), else K + 1 for everything beyond K.
+// Ranks in space "a" of the K nearest in space "b" (kb), exact when `exact`
+// (also beyond K), else K + 1 for everything beyond K.
 inline void cross_ranks(const std::vector<rkey>& kb, const std::vector<uword>& rank_a,
-                        const std::vector<rkey>& ka, const double* da, uword K, bool exact,
+                        const double* da, uword n, uword i, uword K, bool exact,
                         std::vector<uword>& out, row_work& w) {
-  w.targets.clear();
-  w.slots.clear();
+  w.tagged.clear();
   for (uword l = 0; l < K; ++l) {
     const uword j = kb[l].j;
     const uword r = rank_a[j];
@@ -208,23 +244,18 @@ inline void cross_ranks(const std::vector<rkey>& kb, const std::vector<uword>& r
       out[l] = r;
     } else {
       out[l] = K + 1;
-      if (exact) {
-        w.targets.push_back(rkey{da[j], j});
-        w.slots.push_back(l);
-      }
+      if (exact) w.tagged.push_back({rkey{da[j], j}, l});
     }
   }
-  if (w.targets.empty()) return;
-  // remember which slot each target belongs to before sorting
-  std::vector<std::pair<rkey, uword>> tagged(w.targets.size());
-  for (std::size_t t = 0; t < w.targets.size(); ++t) tagged[t] = {w.targets[t], w.slots[t]};
-  std::sort(tagged.begin(), tagged.end(),
+  if (w.tagged.empty()) return;
+  std::sort(w.tagged.begin(), w.tagged.end(),
             [](const std::pair<rkey, uword>& a, const std::pair<rkey, uword>& b) {
               return a.first < b.first;
             });
-  for (std::size_t t = 0; t < tagged.size(); ++t) w.targets[t] = tagged[t].first;
-  ranks_beyond(ka, K, w.targets, w.cnt, w.ranks);
-  for (std::size_t t = 0; t < tagged.size(); ++t) out[tagged[t].second] = w.ranks[t];
+  w.targets.resize(w.tagged.size());
+  for (std::size_t t = 0; t < w.tagged.size(); ++t) w.targets[t] = w.tagged[t].first;
+  ranks_scan(da, n, i, w.targets, w.cnt, w.ranks);
+  for (std::size_t t = 0; t < w.tagged.size(); ++t) out[w.tagged[t].second] = w.ranks[t];
 }
 
 }  // namespace detail
@@ -270,8 +301,8 @@ inline nx_result neighbourhood_measures(const arma::mat& X, const arma::mat& Y,
         for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
           if (flag.poll(ii - static_cast<long>(i0))) continue;
           const uword i = static_cast<uword>(ii);
-          DX.row(i, w.dx.data());
-          DY.row(i, w.dy.data());
+          DX.row(i, w.dx.data(), true);
+          DY.row(i, w.dy.data(), true);
           select_top(w.dx.data(), n, i, K, w.kx);
           select_top(w.dy.data(), n, i, K, w.ky);
           for (uword p = 0; p < K; ++p) {
@@ -279,9 +310,9 @@ inline nx_result neighbourhood_measures(const arma::mat& X, const arma::mat& Y,
             w.rank_y[w.ky[p].j] = p + 1;
           }
           if (want_rho)
-            detail::cross_ranks(w.ky, w.rank_x, w.kx, w.dx.data(), K, opt.want_T, w.rho_of_y, w);
+            detail::cross_ranks(w.ky, w.rank_x, w.dx.data(), n, i, K, opt.want_T, w.rho_of_y, w);
           if (opt.want_C)
-            detail::cross_ranks(w.kx, w.rank_y, w.ky, w.dy.data(), K, true, w.r_of_x, w);
+            detail::cross_ranks(w.kx, w.rank_y, w.dy.data(), n, i, K, true, w.r_of_x, w);
           if (opt.k_max > 0 || opt.want_block) {
             for (uword l = 1; l <= K; ++l) {
               const uword rho = w.rho_of_y[l - 1];
@@ -386,8 +417,8 @@ inline arma::Mat<int> coranking_full(const arma::mat& X, const arma::mat& Y, int
         for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
           if (flag.poll(ii - static_cast<long>(i0))) continue;
           const uword i = static_cast<uword>(ii);
-          DX.row(i, dx.data());
-          DY.row(i, dy.data());
+          DX.row(i, dx.data(), true);
+          DY.row(i, dy.data(), true);
           select_top(dx.data(), n, i, m, kx);
           select_top(dy.data(), n, i, m, ky);
           for (uword p = 0; p < m; ++p) rx[kx[p].j] = p;
