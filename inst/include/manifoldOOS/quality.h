@@ -517,30 +517,39 @@ inline graph knn_graph_or(const arma::mat& X, uword k, int n_threads) {
   arma::mat dist(k, n);
   const int nt = resolve_threads(n_threads);
   interrupt_flag flag;
-  for (uword i0 = 0; i0 < n && !flag.stopped(); i0 += B) {
+  std::exception_ptr err = nullptr;
+  for (uword i0 = 0; i0 < n && !flag.stopped() && !err; i0 += B) {
     const uword i1 = std::min(n, i0 + B);
     D.prepare_block(i0, i1);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
     {
-      std::vector<double> d(n);
-      std::vector<rkey> keys;
+      try {
+        std::vector<double> d(n);
+        std::vector<rkey> keys;
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 16)
 #endif
-      for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
-        if (flag.poll(ii - static_cast<long>(i0))) continue;
-        const uword i = static_cast<uword>(ii);
-        D.row(i, d.data());
-        select_top(d.data(), n, i, k, keys);
-        for (uword p = 0; p < k; ++p) {
-          idx(p, i) = keys[p].j;
-          dist(p, i) = keys[p].d;
+        for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
+          if (flag.poll(ii - static_cast<long>(i0))) continue;
+          const uword i = static_cast<uword>(ii);
+          D.row(i, d.data());
+          select_top(d.data(), n, i, k, keys);
+          for (uword p = 0; p < k; ++p) {
+            idx(p, i) = keys[p].j;
+            dist(p, i) = keys[p].d;
+          }
         }
+      } catch (...) {
+#ifdef _OPENMP
+#pragma omp critical(mo_quality_err)
+#endif
+        if (!err) err = std::current_exception();
       }
     }
   }
+  if (err) std::rethrow_exception(err);
   flag.rethrow_if_stopped();
   for (uword i = 0; i < n; ++i)
     for (uword p = 0; p < k; ++p) {
