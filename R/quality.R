@@ -536,7 +536,7 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
     if (ncol(tr$Y) != ncol(Yn)) abort_input("Y_train", "must have as many columns as `Y_new`.")
   }
   q <- max(ncol(Fn), ncol(Yn))
-  rms_norm <- function(M, rows) {
+  rms_norm <- function(rows) {
     mu <- colMeans(rows)
     s <- sqrt(sum(sweep(rows, 2, mu)^2) / nrow(rows))
     if (s == 0) abort_numerical("a configuration is constant; the error is undefined.")
@@ -547,24 +547,24 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
   switch(type,
     embedding = {
       if (align == "test") {
-        sF <- rms_norm(Fn, Fn)
+        sF <- rms_norm(Fn)
         F_new <- normalise(Fn, sF)
         if (scale) {
           P_new <- normalise(procrustes(Yn, Fn, scale = TRUE)$fitted, sF)
         } else {
-          P0 <- normalise(Yn, rms_norm(Yn, Yn))
+          P0 <- normalise(Yn, rms_norm(Yn))
           P_new <- procrustes(P0, F_new, scale = FALSE)$fitted
         }
       } else {
-        sF <- rms_norm(tr$X, tr$X)
+        sF <- rms_norm(tr$X)
         F_new <- normalise(Fn, sF)
         if (align == "none") {
-          P_new <- normalise(Yn, rms_norm(tr$Y, tr$Y))
+          P_new <- normalise(Yn, rms_norm(tr$Y))
         } else if (scale) {
           pr <- procrustes(tr$Y, tr$X, scale = TRUE)
           P_new <- normalise(apply_procrustes(pr, Yn), sF)
         } else {
-          sP <- rms_norm(tr$Y, tr$Y)
+          sP <- rms_norm(tr$Y)
           pr <- procrustes(normalise(tr$Y, sP), normalise(tr$X, sF), scale = FALSE)
           P_new <- apply_procrustes(pr, normalise(Yn, sP))
         }
