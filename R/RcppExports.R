@@ -97,6 +97,26 @@
     .Call(`_manifoldOOS_mo_pca_project`, Xnew, center, scale, rotation)
 }
 
+.mo_nx_measures <- function(X, Y, k_max, k_tc, want_T, want_C, want_block, n_threads) {
+    .Call(`_manifoldOOS_mo_nx_measures`, X, Y, k_max, k_tc, want_T, want_C, want_block, n_threads)
+}
+
+.mo_coranking_full <- function(X, Y, n_threads) {
+    .Call(`_manifoldOOS_mo_coranking_full`, X, Y, n_threads)
+}
+
+.mo_rv_geodesic <- function(X, Y, k, all_pairs, n_threads) {
+    .Call(`_manifoldOOS_mo_rv_geodesic`, X, Y, k, all_pairs, n_threads)
+}
+
+.mo_rv_dist <- function(D, Y, all_pairs, n_threads) {
+    .Call(`_manifoldOOS_mo_rv_dist`, D, Y, all_pairs, n_threads)
+}
+
+.mo_procrustes <- function(target, Y, scale, reflection) {
+    .Call(`_manifoldOOS_mo_procrustes`, target, Y, scale, reflection)
+}
+
 .mo_reconstruction_weights <- function(X, Q, idx1, reg, snap_dist, n_threads) {
     .Call(`_manifoldOOS_mo_reconstruction_weights`, X, Q, idx1, reg, snap_dist, n_threads)
 }

@@ -334,6 +334,80 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_nx_measures
+Rcpp::List mo_nx_measures(const arma::mat& X, const arma::mat& Y, int k_max, Rcpp::IntegerVector k_tc, bool want_T, bool want_C, bool want_block, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_nx_measures(SEXP XSEXP, SEXP YSEXP, SEXP k_maxSEXP, SEXP k_tcSEXP, SEXP want_TSEXP, SEXP want_CSEXP, SEXP want_blockSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< int >::type k_max(k_maxSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type k_tc(k_tcSEXP);
+    Rcpp::traits::input_parameter< bool >::type want_T(want_TSEXP);
+    Rcpp::traits::input_parameter< bool >::type want_C(want_CSEXP);
+    Rcpp::traits::input_parameter< bool >::type want_block(want_blockSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_nx_measures(X, Y, k_max, k_tc, want_T, want_C, want_block, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_coranking_full
+Rcpp::IntegerMatrix mo_coranking_full(const arma::mat& X, const arma::mat& Y, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_coranking_full(SEXP XSEXP, SEXP YSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_coranking_full(X, Y, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_rv_geodesic
+double mo_rv_geodesic(const arma::mat& X, const arma::mat& Y, int k, bool all_pairs, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_rv_geodesic(SEXP XSEXP, SEXP YSEXP, SEXP kSEXP, SEXP all_pairsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< bool >::type all_pairs(all_pairsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_rv_geodesic(X, Y, k, all_pairs, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_rv_dist
+double mo_rv_dist(const arma::mat& D, const arma::mat& Y, bool all_pairs, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_rv_dist(SEXP DSEXP, SEXP YSEXP, SEXP all_pairsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< bool >::type all_pairs(all_pairsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_rv_dist(D, Y, all_pairs, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_procrustes
+Rcpp::List mo_procrustes(const arma::mat& target, const arma::mat& Y, bool scale, bool reflection);
+RcppExport SEXP _manifoldOOS_mo_procrustes(SEXP targetSEXP, SEXP YSEXP, SEXP scaleSEXP, SEXP reflectionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type target(targetSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< bool >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< bool >::type reflection(reflectionSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_procrustes(target, Y, scale, reflection));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_reconstruction_weights
 arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q, const arma::imat& idx1, double reg, const arma::mat& snap_dist, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_reconstruction_weights(SEXP XSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP snap_distSEXP, SEXP n_threadsSEXP) {
@@ -389,6 +463,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
+    {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},
+    {"_manifoldOOS_mo_coranking_full", (DL_FUNC) &_manifoldOOS_mo_coranking_full, 3},
+    {"_manifoldOOS_mo_rv_geodesic", (DL_FUNC) &_manifoldOOS_mo_rv_geodesic, 5},
+    {"_manifoldOOS_mo_rv_dist", (DL_FUNC) &_manifoldOOS_mo_rv_dist, 4},
+    {"_manifoldOOS_mo_procrustes", (DL_FUNC) &_manifoldOOS_mo_procrustes, 4},
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {NULL, NULL, 0}
