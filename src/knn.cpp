@@ -396,14 +396,22 @@ void kdtree_radius(const double* X, size_t n, size_t p, const double* Q, size_t 
 }
 
 // ---------------------------------------------------------------------------
-// Cross-product kernels: G (r x n, row-major) = Qc_block' Xc with Qc_block
-// the r points at qc (p doubles each) and Xc the n points at xc.
+// Cross-product kernels.
+//
+// Centred points are stored in panels of kPanel points: panel b holds, for
+// each coordinate l, the kPanel values x_{kPanel b + e, l} contiguously
+// (points past the end are zero). A kernel call computes the dot products of
+// the query panels starting at qpack (r_pad rows, a multiple of kPanel) with
+// all training panels, into G (r_pad x n_pad, row-major). Only the selection
+// of candidates uses these values, so the kernel may use any summation order
+// or fused multiply-adds.
 // ---------------------------------------------------------------------------
 
-using gram_fn = void (*)(const double* qc, size_t r, const double* xc, size_t n, size_t p,
-                         double* G);
+constexpr size_t kPanel = 8;
+constexpr size_t kDepthBlock = 128;  // coordinates per pass (L1-resident panels)
 
-constexpr size_t kDepthBlock = 256;  // coordinates per pass (L1-resident panels)
+using gram_fn = void (*)(const double* qpack, size_t r_pad, const double* xpack, size_t n_pad,
+                         size_t p, double* G);
 
 #if defined(__GNUC__)
 #define MO_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -411,100 +419,100 @@ constexpr size_t kDepthBlock = 256;  // coordinates per pass (L1-resident panels
 typedef double mo_v2d __attribute__((vector_size(16)));
 typedef double mo_v4d __attribute__((vector_size(32)));
 
-// One MR x NR tile of dot products over len coordinates.
-template <typename V, int MR, int NR>
-MO_ALWAYS_INLINE void gram_tile(const double* const* qrow, const double* const* xrow,
-                                size_t len, double* out) {
-  constexpr size_t W = sizeof(V) / sizeof(double);
-  V acc[MR][NR];
-#pragma GCC unroll 4
+// MR query rows (lanes lane0 .. lane0 + MR - 1 of the query panel qp) times
+// the kPanel training points of panel xp, over coordinates [l0, l0 + len).
+template <typename V, int MR>
+MO_ALWAYS_INLINE void gram_tile(const double* qp, size_t lane0, const double* xp, size_t l0,
+                                size_t len, bool first, double* g, size_t ldg) {
+  constexpr int W = static_cast<int>(sizeof(V) / sizeof(double));
+  constexpr int NV = static_cast<int>(kPanel) / W;
+  V acc[MR][NV];
+#pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
-#pragma GCC unroll 8
-    for (int j = 0; j < NR; ++j) acc[i][j] = V{} ;
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[i][v] = V{};
   }
-  size_t l = 0;
-  for (; l + W <= len; l += W) {
-    V qv[MR];
+  const double* x = xp + l0 * kPanel;
+  const double* q = qp + l0 * kPanel + lane0;
+  for (size_t l = 0; l < len; ++l) {
+    V xv[NV];
 #pragma GCC unroll 4
-    for (int i = 0; i < MR; ++i) std::memcpy(&qv[i], qrow[i] + l, sizeof(V));
+    for (int v = 0; v < NV; ++v) std::memcpy(&xv[v], x + v * W, sizeof(V));
 #pragma GCC unroll 8
-    for (int j = 0; j < NR; ++j) {
-      V xv;
-      std::memcpy(&xv, xrow[j] + l, sizeof(V));
+    for (int i = 0; i < MR; ++i) {
+      V qb;
 #pragma GCC unroll 4
-      for (int i = 0; i < MR; ++i) acc[i][j] += qv[i] * xv;
+      for (int e = 0; e < W; ++e) qb[e] = q[i];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[i][v] += qb * xv[v];
     }
+    x += kPanel;
+    q += kPanel;
   }
+#pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
-    for (int j = 0; j < NR; ++j) {
-      double s = 0.0;
-      for (size_t e = 0; e < W; ++e) s += acc[i][j][e];
-      for (size_t ll = l; ll < len; ++ll) s += qrow[i][ll] * xrow[j][ll];
-      out[i * NR + j] = s;
+    double* gi = g + static_cast<size_t>(i) * ldg;
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      V cur = acc[i][v];
+      if (!first) {
+        V old;
+        std::memcpy(&old, gi + v * W, sizeof(V));
+        cur += old;
+      }
+      std::memcpy(gi + v * W, &cur, sizeof(V));
     }
   }
 }
 #else
 #define MO_ALWAYS_INLINE inline
+typedef double mo_v2d;
+typedef double mo_v4d;
 
-template <typename V, int MR, int NR>
-inline void gram_tile(const double* const* qrow, const double* const* xrow, size_t len,
-                      double* out) {
+template <typename V, int MR>
+inline void gram_tile(const double* qp, size_t lane0, const double* xp, size_t l0, size_t len,
+                      bool first, double* g, size_t ldg) {
   for (int i = 0; i < MR; ++i) {
-    for (int j = 0; j < NR; ++j) {
+    for (size_t e = 0; e < kPanel; ++e) {
       double s = 0.0;
-      for (size_t l = 0; l < len; ++l) s += qrow[i][l] * xrow[j][l];
-      out[i * NR + j] = s;
+      for (size_t l = l0; l < l0 + len; ++l) s += qp[l * kPanel + lane0 + i] * xp[l * kPanel + e];
+      double* gi = g + static_cast<size_t>(i) * ldg + e;
+      *gi = first ? s : *gi + s;
     }
   }
 }
-typedef double mo_v2d;
-typedef double mo_v4d;
 #endif
 
-template <typename V, int MR, int NR>
-MO_ALWAYS_INLINE void gram_block(const double* qc, size_t r, const double* xc, size_t n,
-                                 size_t p, double* G) {
-  double out[MR * NR];
+template <typename V, int MR>
+MO_ALWAYS_INLINE void gram_block(const double* qpack, size_t r_pad, const double* xpack,
+                                 size_t n_pad, size_t p, double* G) {
+  static_assert(kPanel % MR == 0, "MR must divide the panel width");
+  const size_t panel_len = p * kPanel;
   for (size_t l0 = 0; l0 < p; l0 += kDepthBlock) {
     const size_t len = std::min(kDepthBlock, p - l0);
     const bool first = l0 == 0;
-    for (size_t j0 = 0; j0 < n; j0 += NR) {
-      const size_t nj = std::min<size_t>(NR, n - j0);
-      const double* xr[NR];
-      for (int jj = 0; jj < NR; ++jj) {
-        xr[jj] = xc + (j0 + std::min<size_t>(jj, nj - 1)) * p + l0;
-      }
-      for (size_t i0 = 0; i0 < r; i0 += MR) {
-        const size_t ni = std::min<size_t>(MR, r - i0);
-        const double* qr[MR];
-        for (int ii = 0; ii < MR; ++ii) {
-          qr[ii] = qc + (i0 + std::min<size_t>(ii, ni - 1)) * p + l0;
-        }
-        gram_tile<V, MR, NR>(qr, xr, len, out);
-        for (size_t ii = 0; ii < ni; ++ii) {
-          double* g = G + (i0 + ii) * n + j0;
-          if (first) {
-            for (size_t jj = 0; jj < nj; ++jj) g[jj] = out[ii * NR + jj];
-          } else {
-            for (size_t jj = 0; jj < nj; ++jj) g[jj] += out[ii * NR + jj];
-          }
+    for (size_t j0 = 0; j0 < n_pad; j0 += kPanel) {
+      const double* xp = xpack + (j0 / kPanel) * panel_len;
+      for (size_t i0 = 0; i0 < r_pad; i0 += kPanel) {
+        const double* qp = qpack + (i0 / kPanel) * panel_len;
+        for (size_t lane = 0; lane < kPanel; lane += MR) {
+          gram_tile<V, MR>(qp, lane, xp, l0, len, first, G + (i0 + lane) * n_pad + j0, n_pad);
         }
       }
     }
   }
 }
 
-void gram_portable(const double* qc, size_t r, const double* xc, size_t n, size_t p,
-                   double* G) {
-  gram_block<mo_v2d, 3, 4>(qc, r, xc, n, p, G);
+void gram_portable(const double* qpack, size_t r_pad, const double* xpack, size_t n_pad,
+                   size_t p, double* G) {
+  gram_block<mo_v2d, 2>(qpack, r_pad, xpack, n_pad, p, G);
 }
 
 #if MO_KNN_X86_DISPATCH
-__attribute__((target("avx2,fma"))) void gram_avx2(const double* qc, size_t r,
-                                                    const double* xc, size_t n, size_t p,
+__attribute__((target("avx2,fma"))) void gram_avx2(const double* qpack, size_t r_pad,
+                                                    const double* xpack, size_t n_pad, size_t p,
                                                     double* G) {
-  gram_block<mo_v4d, 3, 4>(qc, r, xc, n, p, G);
+  gram_block<mo_v4d, 4>(qpack, r_pad, xpack, n_pad, p, G);
 }
 
 bool cpu_has_avx2() {
@@ -535,22 +543,48 @@ gram_fn pick_gram(const char** name = nullptr) {
 // ---------------------------------------------------------------------------
 
 constexpr size_t kScratchBytes = size_t(128) << 20;  // all threads together
-constexpr size_t kMaxBlockRows = 96;
+constexpr size_t kMaxBlockRows = 96;                 // multiple of kPanel
 
-// Shared preprocessed data: original (for exact distances) and centred (for
-// the expansion) point-contiguous copies, and the centred squared norms.
+inline size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+// Centred copy of the column-major cnt x p matrix A in panel layout, and the
+// squared norms of the centred points.
+void pack_centred(const double* A, size_t cnt, size_t p, const double* mu,
+                  std::vector<double>& pack, std::vector<double>& norms) {
+  const size_t cnt_pad = round_up(std::max<size_t>(cnt, 1), kPanel);
+  pack.assign(cnt_pad * p, 0.0);
+  norms.assign(cnt, 0.0);
+  for (size_t b = 0; b < cnt_pad / kPanel; ++b) {
+    const size_t e_end = std::min(kPanel, cnt - std::min(cnt, b * kPanel));
+    double* dst = &pack[b * p * kPanel];
+    for (size_t l = 0; l < p; ++l) {
+      const double* src = A + l * cnt + b * kPanel;
+      for (size_t e = 0; e < e_end; ++e) {
+        const double v = src[e] - mu[l];
+        dst[l * kPanel + e] = v;
+        norms[b * kPanel + e] += v * v;
+      }
+    }
+  }
+}
+
+// Shared preprocessed data: original point-contiguous coordinates (for the
+// canonical distances) and centred panels with their squared norms (for the
+// expansion).
 struct brute_data {
-  size_t n = 0, m = 0, p = 0;
+  size_t n = 0, m = 0, p = 0, n_pad = 0;
   bool self = true;
-  std::vector<double> xt, xc, xn;
-  std::vector<double> qt_own, qc_own, qn_own;
+  std::vector<double> xt, xpack, xn;
+  std::vector<double> qt_own, qpack_own, qn_own;
   const double* qt = nullptr;
-  const double* qc = nullptr;
+  const double* qpack = nullptr;
   const double* qn = nullptr;
+  double xn_max = 0.0;
   double cc = 0.0;  // relative bound on the rounding error of the expansion
 
   brute_data(const double* X, size_t n_, size_t p_, const double* Q, size_t m_)
       : n(n_), m(m_), p(p_), self(Q == nullptr) {
+    n_pad = round_up(n, kPanel);
     std::vector<double> mu(p, 0.0);
     for (size_t l = 0; l < p; ++l) {
       const double* col = X + l * n;
@@ -559,18 +593,17 @@ struct brute_data {
       mu[l] = s / static_cast<double>(n);
     }
     xt = transpose_points(X, n, p);
-    xc = transpose_points(X, n, p, mu.data());
-    xn = sq_norms(xc, n, p);
+    pack_centred(X, n, p, mu.data(), xpack, xn);
+    for (double v : xn) xn_max = std::max(xn_max, v);
     if (self) {
       qt = xt.data();
-      qc = xc.data();
+      qpack = xpack.data();
       qn = xn.data();
     } else {
       qt_own = transpose_points(Q, m, p);
-      qc_own = transpose_points(Q, m, p, mu.data());
-      qn_own = sq_norms(qc_own, m, p);
+      pack_centred(Q, m, p, mu.data(), qpack_own, qn_own);
       qt = qt_own.data();
-      qc = qc_own.data();
+      qpack = qpack_own.data();
       qn = qn_own.data();
     }
     // The expansion, the centring and the canonical summation each err by at
@@ -578,23 +611,12 @@ struct brute_data {
     cc = 4.0 * (static_cast<double>(p) + 8.0) * DBL_EPSILON;
   }
 
-  static std::vector<double> sq_norms(const std::vector<double>& pts, size_t cnt, size_t p) {
-    std::vector<double> out(cnt);
-    for (size_t j = 0; j < cnt; ++j) {
-      const double* x = &pts[j * p];
-      double s = 0.0;
-      for (size_t l = 0; l < p; ++l) s += x[l] * x[l];
-      out[j] = s;
-    }
-    return out;
-  }
-
+  // Query rows per block: a multiple of kPanel, scratch within budget.
   size_t block_rows(int nt) const {
-    size_t r = kScratchBytes / (sizeof(double) * std::max<size_t>(n, 1) *
-                                static_cast<size_t>(std::max(nt, 1)));
+    size_t r = kScratchBytes / (sizeof(double) * n_pad * static_cast<size_t>(std::max(nt, 1)));
     r = std::min(r, kMaxBlockRows);
-    r = std::max<size_t>(r, 1);
-    return std::min(r, std::max<size_t>(m, 1));
+    r = std::max(r / kPanel * kPanel, kPanel);
+    return std::min(r, round_up(std::max<size_t>(m, 1), kPanel));
   }
 };
 
@@ -610,34 +632,39 @@ struct brute_scratch {
   std::vector<nb> cand;
 };
 
+// Turns the dot products in row[0 .. n) into approximate squared distances
+// (clamped at 0; the query itself, for a self-search, set to +Inf).
+inline void approx_row(const brute_data& D, size_t i, double* row) {
+  const double qn = D.qn[i];
+  const double* xn = D.xn.data();
+  for (size_t j = 0; j < D.n; ++j) {
+    const double a = qn + xn[j] - 2.0 * row[j];
+    row[j] = a > 0.0 ? a : 0.0;
+  }
+  if (D.self) row[i] = std::numeric_limits<double>::infinity();
+}
+
 // Turns row i of G (dot products) into the canonical k-list of query i.
 void brute_finish_row(const brute_data& D, size_t i, double* row, int k, brute_scratch& s,
                       int* idx_out, double* dist_out) {
   const size_t n = D.n, p = D.p;
-  const double qn = D.qn[i];
-  const double* xn = D.xn.data();
-  for (size_t j = 0; j < n; ++j) {
-    const double a = qn + xn[j] - 2.0 * row[j];
-    row[j] = a > 0.0 ? a : 0.0;
-  }
-  const long self_i = D.self ? static_cast<long>(i) : -1;
+  approx_row(D, i, row);
   const size_t n_avail = D.self ? n - 1 : n;
   const size_t kk = static_cast<size_t>(k);
   const size_t c = kk + std::min<size_t>(8, n_avail - kk);
 
-  // The c smallest (approximate d2, index) pairs.
+  // The c smallest (approximate d2, index) pairs; for a self-search the
+  // query's own entry is +Inf and can only be picked when c == n, which
+  // cannot happen (c <= n - 1).
   std::vector<cand_t>& pool = s.pool;
   pool.clear();
   if (c <= 64) {
-    double top = std::numeric_limits<double>::infinity();
-    for (size_t j = 0; j < n; ++j) {
-      if (static_cast<long>(j) == self_i) continue;
+    for (size_t j = 0; j < c; ++j) pool.emplace_back(row[j], static_cast<int>(j));
+    std::make_heap(pool.begin(), pool.end(), cand_less);
+    double top = pool.front().first;
+    for (size_t j = c; j < n; ++j) {
       const double a = row[j];
-      if (pool.size() < c) {
-        pool.emplace_back(a, static_cast<int>(j));
-        std::push_heap(pool.begin(), pool.end(), cand_less);
-        if (pool.size() == c) top = pool.front().first;
-      } else if (a < top) {  // later indices lose ties
+      if (a < top) {  // later indices lose ties
         std::pop_heap(pool.begin(), pool.end(), cand_less);
         pool.back() = cand_t(a, static_cast<int>(j));
         std::push_heap(pool.begin(), pool.end(), cand_less);
@@ -645,11 +672,8 @@ void brute_finish_row(const brute_data& D, size_t i, double* row, int k, brute_s
       }
     }
   } else {
-    pool.reserve(n_avail);
-    for (size_t j = 0; j < n; ++j) {
-      if (static_cast<long>(j) == self_i) continue;
-      pool.emplace_back(row[j], static_cast<int>(j));
-    }
+    pool.reserve(n);
+    for (size_t j = 0; j < n; ++j) pool.emplace_back(row[j], static_cast<int>(j));
     std::nth_element(pool.begin(), pool.begin() + static_cast<long>(c - 1), pool.end(),
                      cand_less);
     pool.resize(c);
@@ -669,23 +693,29 @@ void brute_finish_row(const brute_data& D, size_t i, double* row, int k, brute_s
   std::sort(cand.begin(), cand.end(), nb_less);
 
   if (c < n_avail) {
-    // Any point outside the candidate set whose approximate d2 is within the
-    // error bound of the current k-th canonical d2 might belong to the list.
+    // A point outside the candidate set might still belong to the list only
+    // if its approximate d2 is within the error bound of the k-th canonical
+    // d2 (T2). All such points have approximate d2 >= the pivot, so the scan
+    // is needed only when the pivot itself is within the widest bound.
     double T2 = 0.0;
     for (size_t r = 0; r < kk; ++r) T2 = std::max(T2, cand[r].d2);
     const double cc = D.cc;
-    const size_t before = cand.size();
-    for (size_t j = 0; j < n; ++j) {
-      if (static_cast<long>(j) == self_i) continue;
-      const double a = row[j];
-      if (a > pivot.first || (a == pivot.first && static_cast<int>(j) > pivot.second)) {
-        if (a <= T2 + cc * (qn + xn[j] + T2)) {
-          const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
-          cand.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
+    const double qn = D.qn[i];
+    if (pivot.first <= T2 + cc * (qn + D.xn_max + T2)) {
+      const double* xn = D.xn.data();
+      const size_t before = cand.size();
+      for (size_t j = 0; j < n; ++j) {
+        if (D.self && j == i) continue;
+        const double a = row[j];
+        if (a > pivot.first || (a == pivot.first && static_cast<int>(j) > pivot.second)) {
+          if (a <= T2 + cc * (qn + xn[j] + T2)) {
+            const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
+            cand.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
+          }
         }
       }
+      if (cand.size() > before) std::sort(cand.begin(), cand.end(), nb_less);
     }
-    if (cand.size() > before) std::sort(cand.begin(), cand.end(), nb_less);
   }
   const size_t m = D.m;
   for (size_t r = 0; r < kk; ++r) {
@@ -701,15 +731,15 @@ void brute_blocks(const brute_data& D, int n_threads, RowFn row_fn) {
   const size_t r = D.block_rows(nt);
   const size_t nblocks = (D.m + r - 1) / r;
   const gram_fn gram = pick_gram();
-  const size_t n = D.n, p = D.p;
+  const size_t n_pad = D.n_pad, p = D.p;
   parallel_items<brute_scratch>(
       nblocks, thread_count(nt, nblocks),
-      [r, n](brute_scratch& s) { s.G.resize(r * n); },
+      [r, n_pad](brute_scratch& s) { s.G.resize(r * n_pad); },
       [&](size_t b, brute_scratch& s) {
-        const size_t i0 = b * r;
+        const size_t i0 = b * r;  // a multiple of kPanel
         const size_t rr = std::min(r, D.m - i0);
-        gram(D.qc + i0 * p, rr, D.xc.data(), n, p, s.G.data());
-        for (size_t ii = 0; ii < rr; ++ii) row_fn(i0 + ii, s.G.data() + ii * n, s);
+        gram(D.qpack + i0 * p, round_up(rr, kPanel), D.xpack.data(), n_pad, p, s.G.data());
+        for (size_t ii = 0; ii < rr; ++ii) row_fn(i0 + ii, s.G.data() + ii * n_pad, s);
       });
 }
 
@@ -725,16 +755,15 @@ void brute_radius(const double* X, size_t n, size_t p, const double* Q, size_t m
                   int n_threads, std::vector<std::vector<nb>>& rows) {
   const brute_data D(X, n, p, Q, m);
   brute_blocks(D, n_threads, [&](size_t i, double* row, brute_scratch&) {
+    approx_row(D, i, row);
     const double qn = D.qn[i];
     const double* xn = D.xn.data();
     const double* q = D.qt + i * p;
-    const long self_i = D.self ? static_cast<long>(i) : -1;
+    const double bound = thr2 + D.cc * (qn + D.xn_max + thr2);
     std::vector<nb>& out = rows[i];
     for (size_t j = 0; j < n; ++j) {
-      if (static_cast<long>(j) == self_i) continue;
-      double a = qn + xn[j] - 2.0 * row[j];
-      if (a < 0.0) a = 0.0;
-      if (a <= thr2 + D.cc * (qn + xn[j] + thr2)) {
+      const double a = row[j];
+      if (a <= bound && a <= thr2 + D.cc * (qn + xn[j] + thr2)) {
         const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
         if (d2 <= thr2) out.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
       }
