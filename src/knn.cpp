@@ -542,8 +542,8 @@ gram_fn pick_gram(const char** name = nullptr) {
 // Brute force
 // ---------------------------------------------------------------------------
 
-constexpr size_t kScratchBytes = size_t(128) << 20;  // all threads together
 constexpr size_t kMaxBlockRows = 96;                 // multiple of kPanel
+constexpr size_t kColChunk = 512;                    // training points per pass
 
 inline size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
@@ -611,12 +611,10 @@ struct brute_data {
     cc = 4.0 * (static_cast<double>(p) + 8.0) * DBL_EPSILON;
   }
 
-  // Query rows per block: a multiple of kPanel, scratch within budget.
-  size_t block_rows(int nt) const {
-    size_t r = kScratchBytes / (sizeof(double) * n_pad * static_cast<size_t>(std::max(nt, 1)));
-    r = std::min(r, kMaxBlockRows);
-    r = std::max(r / kPanel * kPanel, kPanel);
-    return std::min(r, round_up(std::max<size_t>(m, 1), kPanel));
+  // Query rows per block (a multiple of kPanel); the scratch per thread is
+  // kMaxBlockRows x kColChunk doubles, far below the 128 MiB budget.
+  size_t block_rows() const {
+    return std::min(kMaxBlockRows, round_up(std::max<size_t>(m, 1), kPanel));
   }
 };
 
@@ -627,149 +625,174 @@ inline bool cand_less(const cand_t& a, const cand_t& b) {
 }
 
 struct brute_scratch {
-  std::vector<double> G;
-  std::vector<cand_t> pool;
+  std::vector<double> G;      // r_pad x kColChunk dot products
+  std::vector<cand_t> heaps;  // kNN: per query row, a max-heap of c candidates
   std::vector<nb> cand;
+  std::vector<int> members;
 };
 
-// Turns the dot products in row[0 .. n) into approximate squared distances
-// (clamped at 0; the query itself, for a self-search, set to +Inf).
-inline void approx_row(const brute_data& D, size_t i, double* row) {
-  const double qn = D.qn[i];
-  const double* xn = D.xn.data();
-  for (size_t j = 0; j < D.n; ++j) {
-    const double a = qn + xn[j] - 2.0 * row[j];
-    row[j] = a > 0.0 ? a : 0.0;
-  }
-  if (D.self) row[i] = std::numeric_limits<double>::infinity();
+// Approximate squared distance from the expansion, clamped at 0.
+inline double approx_sqdist(double qn, double xn, double g) {
+  const double a = qn + xn - 2.0 * g;
+  return a > 0.0 ? a : 0.0;
 }
 
-// Turns row i of G (dot products) into the canonical k-list of query i.
-void brute_finish_row(const brute_data& D, size_t i, double* row, int k, brute_scratch& s,
-                      int* idx_out, double* dist_out) {
-  const size_t n = D.n, p = D.p;
-  approx_row(D, i, row);
-  const size_t n_avail = D.self ? n - 1 : n;
-  const size_t kk = static_cast<size_t>(k);
-  const size_t c = kk + std::min<size_t>(8, n_avail - kk);
-
-  // The c smallest (approximate d2, index) pairs; for a self-search the
-  // query's own entry is +Inf and can only be picked when c == n, which
-  // cannot happen (c <= n - 1).
-  std::vector<cand_t>& pool = s.pool;
-  pool.clear();
-  if (c <= 64) {
-    for (size_t j = 0; j < c; ++j) pool.emplace_back(row[j], static_cast<int>(j));
-    std::make_heap(pool.begin(), pool.end(), cand_less);
-    double top = pool.front().first;
-    for (size_t j = c; j < n; ++j) {
-      const double a = row[j];
-      if (a < top) {  // later indices lose ties
-        std::pop_heap(pool.begin(), pool.end(), cand_less);
-        pool.back() = cand_t(a, static_cast<int>(j));
-        std::push_heap(pool.begin(), pool.end(), cand_less);
-        top = pool.front().first;
-      }
-    }
-  } else {
-    pool.reserve(n);
-    for (size_t j = 0; j < n; ++j) pool.emplace_back(row[j], static_cast<int>(j));
-    std::nth_element(pool.begin(), pool.begin() + static_cast<long>(c - 1), pool.end(),
-                     cand_less);
-    pool.resize(c);
-  }
-  cand_t pivot = pool.front();
-  for (const cand_t& x : pool) {
-    if (cand_less(pivot, x)) pivot = x;
-  }
-
-  const double* q = D.qt + i * p;
-  std::vector<nb>& cand = s.cand;
-  cand.clear();
-  for (const cand_t& x : pool) {
-    const double d2 = canonical_sqdist(q, &D.xt[static_cast<size_t>(x.second) * p], p);
-    cand.push_back(nb{std::sqrt(d2), d2, x.second});
-  }
-  std::sort(cand.begin(), cand.end(), nb_less);
-
-  if (c < n_avail) {
-    // A point outside the candidate set might still belong to the list only
-    // if its approximate d2 is within the error bound of the k-th canonical
-    // d2 (T2). All such points have approximate d2 >= the pivot, so the scan
-    // is needed only when the pivot itself is within the widest bound.
-    double T2 = 0.0;
-    for (size_t r = 0; r < kk; ++r) T2 = std::max(T2, cand[r].d2);
-    const double cc = D.cc;
-    const double qn = D.qn[i];
-    if (pivot.first <= T2 + cc * (qn + D.xn_max + T2)) {
-      const double* xn = D.xn.data();
-      const size_t before = cand.size();
-      for (size_t j = 0; j < n; ++j) {
-        if (D.self && j == i) continue;
-        const double a = row[j];
-        if (a > pivot.first || (a == pivot.first && static_cast<int>(j) > pivot.second)) {
-          if (a <= T2 + cc * (qn + xn[j] + T2)) {
-            const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
-            cand.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
-          }
-        }
-      }
-      if (cand.size() > before) std::sort(cand.begin(), cand.end(), nb_less);
-    }
-  }
-  const size_t m = D.m;
-  for (size_t r = 0; r < kk; ++r) {
-    idx_out[i + r * m] = cand[r].i;
-    dist_out[i + r * m] = cand[r].d;
-  }
+// Dot product of centred query i and centred training point j, read from the
+// panels (used only on the rare path that rescans a whole row).
+inline double packed_dot(const brute_data& D, size_t i, size_t j) {
+  const double* q = D.qpack + (i / kPanel) * D.p * kPanel + i % kPanel;
+  const double* x = D.xpack.data() + (j / kPanel) * D.p * kPanel + j % kPanel;
+  double s = 0.0;
+  for (size_t l = 0; l < D.p; ++l) s += q[l * kPanel] * x[l * kPanel];
+  return s;
 }
 
-template <class RowFn>
-void brute_blocks(const brute_data& D, int n_threads, RowFn row_fn) {
+// Drives the brute-force search: query rows in blocks of r (parallel over
+// blocks); per block, training points in chunks of kColChunk so that the
+// dot products stay in cache. chunk_fn(i, ii, j0, cnt, g, scratch) sees the
+// dot products g[0 .. cnt) of query i (row ii of the block) with training
+// points j0 .. j0 + cnt - 1; end_fn(i, ii, scratch) finishes query i.
+template <class InitFn, class ChunkFn, class EndFn>
+void brute_blocks(const brute_data& D, int n_threads, InitFn init_fn, ChunkFn chunk_fn,
+                  EndFn end_fn) {
   const size_t nb_guess = (D.m + kMaxBlockRows - 1) / kMaxBlockRows;
   const int nt = thread_count(n_threads, std::max<size_t>(nb_guess, 1));
-  const size_t r = D.block_rows(nt);
+  const size_t r = D.block_rows();
   const size_t nblocks = (D.m + r - 1) / r;
   const gram_fn gram = pick_gram();
-  const size_t n_pad = D.n_pad, p = D.p;
+  const size_t n = D.n, n_pad = D.n_pad, p = D.p;
+  const size_t nc_max = std::min(kColChunk, n_pad);
   parallel_items<brute_scratch>(
       nblocks, thread_count(nt, nblocks),
-      [r, n_pad](brute_scratch& s) { s.G.resize(r * n_pad); },
+      [&](brute_scratch& s) {
+        s.G.resize(r * nc_max);
+        init_fn(r, s);
+      },
       [&](size_t b, brute_scratch& s) {
         const size_t i0 = b * r;  // a multiple of kPanel
         const size_t rr = std::min(r, D.m - i0);
-        gram(D.qpack + i0 * p, round_up(rr, kPanel), D.xpack.data(), n_pad, p, s.G.data());
-        for (size_t ii = 0; ii < rr; ++ii) row_fn(i0 + ii, s.G.data() + ii * n_pad, s);
+        const size_t r_pad = round_up(rr, kPanel);
+        for (size_t j0 = 0; j0 < n_pad; j0 += nc_max) {
+          const size_t nc = std::min(nc_max, n_pad - j0);
+          gram(D.qpack + i0 * p, r_pad, D.xpack.data() + j0 * p, nc, p, s.G.data());
+          const size_t cnt = std::min(nc, n - j0);
+          for (size_t ii = 0; ii < rr; ++ii) chunk_fn(i0 + ii, ii, j0, cnt, s.G.data() + ii * nc, s);
+        }
+        for (size_t ii = 0; ii < rr; ++ii) end_fn(i0 + ii, ii, s);
       });
 }
 
 void brute_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
                int n_threads, int* idx_out, double* dist_out) {
   const brute_data D(X, n, p, Q, m);
-  brute_blocks(D, n_threads, [&](size_t i, double* row, brute_scratch& s) {
-    brute_finish_row(D, i, row, k, s, idx_out, dist_out);
-  });
+  const size_t kk = static_cast<size_t>(k);
+  const size_t n_avail = D.self ? n - 1 : n;
+  const size_t c = kk + std::min<size_t>(8, n_avail - kk);  // candidates per query
+  const double* xn = D.xn.data();
+  const double cc = D.cc;
+
+  auto init_fn = [&](size_t r, brute_scratch& s) { s.heaps.resize(r * c); };
+
+  // Keep the c smallest (approximate d2, index) pairs of each query in a
+  // max-heap; training points come in increasing index order, so a later
+  // point with an equal value never displaces an earlier one.
+  auto chunk_fn = [&](size_t i, size_t ii, size_t j0, size_t cnt, const double* g,
+                      brute_scratch& s) {
+    cand_t* h = s.heaps.data() + ii * c;
+    const double qn = D.qn[i];
+    const size_t self_j = D.self ? i : std::numeric_limits<size_t>::max();
+    // number of entries seen so far (self excluded)
+    size_t seen = j0 - ((D.self && i < j0) ? 1 : 0);
+    size_t jj = 0;
+    for (; jj < cnt && seen < c; ++jj) {
+      const size_t j = j0 + jj;
+      if (j == self_j) continue;
+      h[seen++] = cand_t(approx_sqdist(qn, xn[j], g[jj]), static_cast<int>(j));
+      if (seen == c) std::make_heap(h, h + c, cand_less);
+    }
+    if (seen < c) return;
+    double top = h[0].first;
+    for (; jj < cnt; ++jj) {
+      const size_t j = j0 + jj;
+      const double a = approx_sqdist(qn, xn[j], g[jj]);
+      if (a < top && j != self_j) {
+        std::pop_heap(h, h + c, cand_less);
+        h[c - 1] = cand_t(a, static_cast<int>(j));
+        std::push_heap(h, h + c, cand_less);
+        top = h[0].first;
+      }
+    }
+  };
+
+  auto end_fn = [&](size_t i, size_t ii, brute_scratch& s) {
+    cand_t* h = s.heaps.data() + ii * c;
+    const cand_t pivot = h[0];  // the largest selected pair
+    const double* q = D.qt + i * p;
+    std::vector<nb>& cand = s.cand;
+    cand.clear();
+    for (size_t t = 0; t < c; ++t) {
+      const int j = h[t].second;
+      const double d2 = canonical_sqdist(q, &D.xt[static_cast<size_t>(j) * p], p);
+      cand.push_back(nb{std::sqrt(d2), d2, j});
+    }
+    std::sort(cand.begin(), cand.end(), nb_less);
+    if (c < n_avail) {
+      // A point outside the candidate set can belong to the list only if its
+      // approximate d2 is within the error bound of the k-th canonical d2
+      // (T2). All such points have approximate d2 >= the pivot's, so nothing
+      // is missing when the pivot is beyond the widest bound; otherwise
+      // rescan the row (rare: exact or near ties at the k-th distance).
+      double T2 = 0.0;
+      for (size_t t = 0; t < kk; ++t) T2 = std::max(T2, cand[t].d2);
+      const double qn = D.qn[i];
+      if (pivot.first <= T2 + cc * (qn + D.xn_max + T2)) {
+        std::vector<int>& mem = s.members;
+        mem.clear();
+        for (size_t t = 0; t < c; ++t) mem.push_back(h[t].second);
+        std::sort(mem.begin(), mem.end());
+        const size_t before = cand.size();
+        for (size_t j = 0; j < n; ++j) {
+          if (D.self && j == i) continue;
+          const double a = approx_sqdist(qn, xn[j], packed_dot(D, i, j));
+          if (a <= T2 + cc * (qn + xn[j] + T2) &&
+              !std::binary_search(mem.begin(), mem.end(), static_cast<int>(j))) {
+            const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
+            cand.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
+          }
+        }
+        if (cand.size() > before) std::sort(cand.begin(), cand.end(), nb_less);
+      }
+    }
+    for (size_t t = 0; t < kk; ++t) {
+      idx_out[i + t * m] = cand[t].i;
+      dist_out[i + t * m] = cand[t].d;
+    }
+  };
+  brute_blocks(D, n_threads, init_fn, chunk_fn, end_fn);
 }
 
 void brute_radius(const double* X, size_t n, size_t p, const double* Q, size_t m, double thr2,
                   int n_threads, std::vector<std::vector<nb>>& rows) {
   const brute_data D(X, n, p, Q, m);
-  brute_blocks(D, n_threads, [&](size_t i, double* row, brute_scratch&) {
-    approx_row(D, i, row);
-    const double qn = D.qn[i];
-    const double* xn = D.xn.data();
-    const double* q = D.qt + i * p;
-    const double bound = thr2 + D.cc * (qn + D.xn_max + thr2);
-    std::vector<nb>& out = rows[i];
-    for (size_t j = 0; j < n; ++j) {
-      const double a = row[j];
-      if (a <= bound && a <= thr2 + D.cc * (qn + xn[j] + thr2)) {
-        const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
-        if (d2 <= thr2) out.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
-      }
-    }
-    std::sort(out.begin(), out.end(), nb_less);
-  });
+  const double* xn = D.xn.data();
+  const double cc = D.cc;
+  brute_blocks(
+      D, n_threads, [](size_t, brute_scratch&) {},
+      [&](size_t i, size_t, size_t j0, size_t cnt, const double* g, brute_scratch&) {
+        const double qn = D.qn[i];
+        const double bound = thr2 + cc * (qn + D.xn_max + thr2);
+        const double* q = D.qt + i * p;
+        std::vector<nb>& out = rows[i];
+        for (size_t jj = 0; jj < cnt; ++jj) {
+          const size_t j = j0 + jj;
+          const double a = approx_sqdist(qn, xn[j], g[jj]);
+          if (a <= bound && a <= thr2 + cc * (qn + xn[j] + thr2) && !(D.self && j == i)) {
+            const double d2 = canonical_sqdist(q, &D.xt[j * p], p);
+            if (d2 <= thr2) out.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
+          }
+        }
+      },
+      [&](size_t i, size_t, brute_scratch&) { std::sort(rows[i].begin(), rows[i].end(), nb_less); });
 }
 
 bool use_kdtree(knn_algorithm algo, size_t n, size_t p) {
