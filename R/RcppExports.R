@@ -89,6 +89,18 @@
     .Call(`_manifoldOOS_mo_sq_dist_cross`, A, B)
 }
 
+.mo_knn <- function(X, query, k, algorithm, n_threads) {
+    .Call(`_manifoldOOS_mo_knn`, X, query, k, algorithm, n_threads)
+}
+
+.mo_radius <- function(X, query, eps, algorithm, n_threads) {
+    .Call(`_manifoldOOS_mo_radius`, X, query, eps, algorithm, n_threads)
+}
+
+.mo_knn_kernel <- function(kernel) {
+    .Call(`_manifoldOOS_mo_knn_kernel`, kernel)
+}
+
 .mo_pca_fit <- function(X, ndim, scale) {
     .Call(`_manifoldOOS_mo_pca_fit`, X, ndim, scale)
 }

@@ -307,6 +307,47 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_knn
+Rcpp::List mo_knn(const Rcpp::NumericMatrix& X, SEXP query, int k, std::string algorithm, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_knn(SEXP XSEXP, SEXP querySEXP, SEXP kSEXP, SEXP algorithmSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type query(querySEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< std::string >::type algorithm(algorithmSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_knn(X, query, k, algorithm, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_radius
+Rcpp::List mo_radius(const Rcpp::NumericMatrix& X, SEXP query, double eps, std::string algorithm, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_radius(SEXP XSEXP, SEXP querySEXP, SEXP epsSEXP, SEXP algorithmSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type query(querySEXP);
+    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type algorithm(algorithmSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_radius(X, query, eps, algorithm, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_knn_kernel
+std::string mo_knn_kernel(std::string kernel);
+RcppExport SEXP _manifoldOOS_mo_knn_kernel(SEXP kernelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_knn_kernel(kernel));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_pca_fit
 Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
 RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
@@ -461,6 +502,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
+    {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
+    {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
+    {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},

@@ -1,13 +1,16 @@
-// Exact k-nearest neighbours (interface; implementation in progress).
+// Exact k-nearest neighbours and radius search (Armadillo interface).
+//
+// The search itself lives in knn_impl.h / src/knn.cpp behind a raw-pointer
+// interface; the functions here only convert. See knn_impl.h for the
+// canonical result (ordering by (distance, index), self excluded by index).
 #ifndef MANIFOLDOOS_KNN_H
 #define MANIFOLDOOS_KNN_H
 
 #include <armadillo>
 #include "common.h"
+#include "knn_impl.h"
 
 namespace manifoldOOS {
-
-enum class knn_algorithm { automatic, kdtree, brute };
 
 // m x k neighbour lists: idx holds 0-based training indices sorted by
 // (distance, index); dist holds the exact Euclidean distances.
@@ -18,15 +21,55 @@ struct knn_result {
 
 // Self-kNN of the training rows of X (n x p, rows are points), excluding each
 // point itself by index. Requires 1 <= k <= n - 1.
-knn_result knn_self(const arma::mat& X, int k,
-                    knn_algorithm algo = knn_algorithm::automatic,
-                    int n_threads = 0);
+inline knn_result knn_self(const arma::mat& X, int k,
+                           knn_algorithm algo = knn_algorithm::automatic,
+                           int n_threads = 0) {
+  knn_result r;
+  if (k < 1) throw input_error("knn: k must be at least 1.");
+  r.idx.set_size(X.n_rows, static_cast<arma::uword>(k));
+  r.dist.set_size(X.n_rows, static_cast<arma::uword>(k));
+  knn_search_raw(X.memptr(), X.n_rows, X.n_cols, nullptr, X.n_rows, k, algo, n_threads,
+                 r.idx.memptr(), r.dist.memptr());
+  return r;
+}
 
 // kNN of the rows of Q (m x p) among the rows of X (n x p). 1 <= k <= n.
-knn_result knn_query(const arma::mat& X, const arma::mat& Q, int k,
-                     knn_algorithm algo = knn_algorithm::automatic,
-                     int n_threads = 0);
+inline knn_result knn_query(const arma::mat& X, const arma::mat& Q, int k,
+                            knn_algorithm algo = knn_algorithm::automatic,
+                            int n_threads = 0) {
+  knn_result r;
+  if (k < 1) throw input_error("knn: k must be at least 1.");
+  if (Q.n_cols != X.n_cols) {
+    throw input_error("knn: the query points must have as many columns as the training points.");
+  }
+  r.idx.set_size(Q.n_rows, static_cast<arma::uword>(k));
+  r.dist.set_size(Q.n_rows, static_cast<arma::uword>(k));
+  if (Q.n_rows == 0) return r;
+  knn_search_raw(X.memptr(), X.n_rows, X.n_cols, Q.memptr(), Q.n_rows, k, algo, n_threads,
+                 r.idx.memptr(), r.dist.memptr());
+  return r;
+}
+
+// All other training points within distance eps of each training point
+// (d <= eps; self excluded by index), CSR form sorted by (distance, index).
+inline radius_lists radius_self(const arma::mat& X, double eps,
+                                knn_algorithm algo = knn_algorithm::automatic,
+                                int n_threads = 0) {
+  return radius_search_raw(X.memptr(), X.n_rows, X.n_cols, nullptr, X.n_rows, eps, algo,
+                           n_threads);
+}
+
+// All training points (rows of X) within distance eps of each row of Q.
+inline radius_lists radius_query(const arma::mat& X, const arma::mat& Q, double eps,
+                                 knn_algorithm algo = knn_algorithm::automatic,
+                                 int n_threads = 0) {
+  if (Q.n_cols != X.n_cols) {
+    throw input_error("radius search: the query points must have as many columns as the training points.");
+  }
+  return radius_search_raw(X.memptr(), X.n_rows, X.n_cols, Q.memptr(), Q.n_rows, eps, algo,
+                           n_threads);
+}
 
 }  // namespace manifoldOOS
 
-#endif
+#endif  // MANIFOLDOOS_KNN_H

@@ -1,0 +1,35 @@
+# Shared helpers for the benchmark scripts (sourced by run.R).
+
+# TRUE when a (peer) package is installed; used to skip missing peers.
+have <- function(pkg) requireNamespace(pkg, quietly = TRUE)
+
+# Median elapsed seconds of `reps` evaluations of `expr` (after one untimed
+# warm-up run when warmup = TRUE).
+bench_time <- function(expr, reps = 3L, warmup = FALSE) {
+  e <- substitute(expr)
+  env <- parent.frame()
+  if (warmup) eval(e, env)
+  times <- vapply(seq_len(reps), function(i) {
+    gc(FALSE)
+    t0 <- proc.time()[["elapsed"]]
+    eval(e, env)
+    proc.time()[["elapsed"]] - t0
+  }, numeric(1))
+  stats::median(times)
+}
+
+# Print a table of timings. `df` has columns case, impl, seconds and the row
+# of our implementation per case has impl == ours; ratio = peer time / our
+# time (> 1: we are faster).
+bench_report <- function(df, ours = "manifoldOOS") {
+  df$ratio <- NA_real_
+  for (cs in unique(df$case)) {
+    rows <- df$case == cs
+    ref <- df$seconds[rows & df$impl == ours]
+    if (length(ref) == 1L && ref > 0) df$ratio[rows] <- df$seconds[rows] / ref
+  }
+  df$seconds <- signif(df$seconds, 4)
+  df$ratio <- signif(df$ratio, 3)
+  print(df, row.names = FALSE)
+  invisible(df)
+}
