@@ -137,3 +137,7 @@
     .Call(`_manifoldOOS_mo_reconstruct_embedding`, Y, idx1, W)
 }
 
+.mo_lvm_average <- function(Y, idx1, dist, sigma) {
+    .Call(`_manifoldOOS_mo_lvm_average`, Y, idx1, dist, sigma)
+}
+

@@ -23,3 +23,18 @@ arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, c
   }
   MO_CATCH
 }
+
+// LELVM / normalised heat-kernel average (idx 1-based, dist m x k sorted).
+// [[Rcpp::export(.mo_lvm_average)]]
+Rcpp::List mo_lvm_average(const arma::mat& Y, const arma::imat& idx1, const arma::mat& dist,
+                          double sigma) {
+  MO_TRY {
+    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
+    if (idx.min() < 0 || idx.max() >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    arma::uvec far;
+    arma::mat out = manifoldOOS::lvm_average(Y, idx, dist, sigma, &far);
+    return Rcpp::List::create(Rcpp::Named("y") = out,
+                              Rcpp::Named("far") = Rcpp::LogicalVector(far.begin(), far.end()));
+  }
+  MO_CATCH
+}

@@ -44,3 +44,20 @@ test_that("an affine combination on a plane is reproduced and duplicates are han
                                                  1e-3, matrix(c(0, 1, 1), 1), 1L)
   expect_equal(as.vector(Ws), c(1, 0, 0))
 })
+
+test_that("the LVM average is a convex combination with heat weights and survives far points", {
+  set.seed(22)
+  Y <- matrix(rnorm(20), 10)
+  idx <- matrix(c(1L, 2L, 3L, 4L, 5L, 6L), 2, byrow = TRUE)
+  dist <- matrix(c(0.1, 0.5, 0.9, 0.2, 0.3, 2), 2, byrow = TRUE)
+  out <- manifoldOOS:::.mo_lvm_average(Y, idx, dist, 0.7)
+  for (i in 1:2) {
+    w <- exp(-dist[i, ]^2 / (2 * 0.7^2)); w <- w / sum(w)
+    expect_equal(out$y[i, ], colSums(w * Y[idx[i, ], ]), tolerance = 1e-12)
+  }
+  expect_false(any(out$far))
+  far <- manifoldOOS:::.mo_lvm_average(Y, idx, dist + 1e4, 0.7)
+  expect_true(all(far$far))
+  expect_true(all(is.finite(far$y)))
+  expect_equal(far$y[1, ], Y[1, ])      # the limit: all weight on the nearest neighbour
+})

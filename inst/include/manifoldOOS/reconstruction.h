@@ -5,6 +5,7 @@
 
 #include <armadillo>
 #include "common.h"
+#include "oos_local.h"
 
 namespace manifoldOOS {
 
@@ -76,10 +77,7 @@ inline arma::mat reconstruction_weights(const arma::mat& X, const arma::mat& Q,
 // y(x) = sum_j w_j y_j for each query row: m x q.
 inline arma::mat reconstruct_embedding(const arma::mat& Y, const arma::Mat<int>& idx,
                                        const arma::mat& W) {
-  arma::mat out(idx.n_rows, Y.n_cols, arma::fill::zeros);
-  for (arma::uword i = 0; i < idx.n_rows; ++i)
-    for (arma::uword j = 0; j < idx.n_cols; ++j) out.row(i) += W(i, j) * Y.row(idx(i, j));
-  return out;
+  return neighbour_average(Y, idx, W);
 }
 
 }  // namespace manifoldOOS
