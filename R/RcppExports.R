@@ -117,8 +117,8 @@
     .Call(`_manifoldOOS_mo_coranking_full`, X, Y, n_threads)
 }
 
-.mo_rv_geodesic <- function(X, Y, k, all_pairs, n_threads) {
-    .Call(`_manifoldOOS_mo_rv_geodesic`, X, Y, k, all_pairs, n_threads)
+.mo_rv_geodesic <- function(W, Y, all_pairs, n_threads) {
+    .Call(`_manifoldOOS_mo_rv_geodesic`, W, Y, all_pairs, n_threads)
 }
 
 .mo_rv_dist <- function(D, Y, all_pairs, n_threads) {

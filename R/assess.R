@@ -108,7 +108,7 @@ assess <- function(fit, X = NULL, newdata = NULL, truth = NULL, truth_new = NULL
       add(set, paste0("rnx_auc", suffix), Km, sum(r / K) / sum(1 / K))
     }
     if (with_geo) {
-      add(set, "residual_variance", k[1], core(.mo_rv_geodesic(Z, E, k[1], FALSE, n_threads)))
+      add(set, "residual_variance", k[1], residual_variance(Z, E, k = k[1], n_threads = n_threads))
     }
   }
   vs_truth <- function(set, Zt, E) {

@@ -407,17 +407,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_rv_geodesic
-double mo_rv_geodesic(const arma::mat& X, const arma::mat& Y, int k, bool all_pairs, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_rv_geodesic(SEXP XSEXP, SEXP YSEXP, SEXP kSEXP, SEXP all_pairsSEXP, SEXP n_threadsSEXP) {
+double mo_rv_geodesic(const Eigen::Map<Eigen::SparseMatrix<double>> W, const arma::mat& Y, bool all_pairs, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_rv_geodesic(SEXP WSEXP, SEXP YSEXP, SEXP all_pairsSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type W(WSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
     Rcpp::traits::input_parameter< bool >::type all_pairs(all_pairsSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_rv_geodesic(X, Y, k, all_pairs, n_threads));
+    rcpp_result_gen = Rcpp::wrap(mo_rv_geodesic(W, Y, all_pairs, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -523,7 +522,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},
     {"_manifoldOOS_mo_coranking_full", (DL_FUNC) &_manifoldOOS_mo_coranking_full, 3},
-    {"_manifoldOOS_mo_rv_geodesic", (DL_FUNC) &_manifoldOOS_mo_rv_geodesic, 5},
+    {"_manifoldOOS_mo_rv_geodesic", (DL_FUNC) &_manifoldOOS_mo_rv_geodesic, 4},
     {"_manifoldOOS_mo_rv_dist", (DL_FUNC) &_manifoldOOS_mo_rv_dist, 4},
     {"_manifoldOOS_mo_procrustes", (DL_FUNC) &_manifoldOOS_mo_procrustes, 4},
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},

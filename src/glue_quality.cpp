@@ -1,3 +1,4 @@
+#define MO_GLUE_EIGEN
 #include "glue.h"
 #include <manifoldOOS/quality.h>
 
@@ -42,13 +43,17 @@ Rcpp::IntegerMatrix mo_coranking_full(const arma::mat& X, const arma::mat& Y, in
   MO_CATCH
 }
 
+// Geodesic residual variance; W is the symmetric dgCMatrix of edge lengths.
 // [[Rcpp::export(.mo_rv_geodesic)]]
-double mo_rv_geodesic(const arma::mat& X, const arma::mat& Y, int k, bool all_pairs,
-                      int n_threads) {
+double mo_rv_geodesic(const Eigen::Map<Eigen::SparseMatrix<double>> W, const arma::mat& Y,
+                      bool all_pairs, int n_threads) {
   MO_TRY {
-    if (k < 1) throw manifoldOOS::input_error("k must be positive");
-    return mq::residual_variance_geodesic(X, Y, static_cast<arma::uword>(k), all_pairs,
-                                          n_threads);
+    manifoldOOS::adjacency_view G;
+    G.n = static_cast<int>(W.cols());
+    G.adj_ptr = W.outerIndexPtr();
+    G.adj_idx = W.innerIndexPtr();
+    G.adj_len = W.valuePtr();
+    return mq::residual_variance_geodesic(G, Y, all_pairs, n_threads);
   }
   MO_CATCH
 }

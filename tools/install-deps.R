@@ -45,9 +45,12 @@ if (length(todo)) {
   for (p in todo) apt_install(paste0("r-cran-", tolower(p)))
 }
 
-if (!nzchar(Sys.which("pandoc"))) {
-  message("Installing pandoc")
-  apt_install("pandoc")
+# System tools: pandoc builds the vignettes; qpdf is needed by R CMD check --as-cran.
+for (tool in c("pandoc", "qpdf")) {
+  if (!nzchar(Sys.which(tool))) {
+    message("Installing ", tool)
+    apt_install(tool)
+  }
 }
 
 todo <- missing_pkgs()

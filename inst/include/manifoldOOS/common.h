@@ -10,6 +10,7 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -50,12 +51,25 @@ inline interrupt_fn& interrupt_hook() {
   return fn;
 }
 
-inline void set_interrupt_hook(interrupt_fn fn) { interrupt_hook() = fn; }
+// The thread that installed the hook (R's main thread): the only thread
+// allowed to call back into R.
+inline std::thread::id& interrupt_thread() {
+  static std::thread::id id;
+  return id;
+}
 
-// Returns true when an interrupt is pending. Call from the master thread only.
+inline void set_interrupt_hook(interrupt_fn fn) {
+  interrupt_hook() = fn;
+  interrupt_thread() = std::this_thread::get_id();
+}
+
+// Returns true when an interrupt is pending. On any thread other than the
+// one that installed the hook (e.g. an OpenMP worker, including thread 0 of
+// a nested team) it returns false without calling into R.
 inline bool interrupt_pending() {
   interrupt_fn fn = interrupt_hook();
-  return fn != nullptr && fn();
+  if (fn == nullptr || std::this_thread::get_id() != interrupt_thread()) return false;
+  return fn();
 }
 
 // Throws manifoldOOS::interrupted when an interrupt is pending. Serial code only.
@@ -72,9 +86,6 @@ class interrupt_flag {
   // Call once per iteration; returns true when the loop should skip work.
   bool poll(long iter) {
     if (stop_.load(std::memory_order_relaxed)) return true;
-#ifdef _OPENMP
-    if (omp_get_thread_num() != 0) return false;
-#endif
     if (iter % every_ == 0 && interrupt_pending()) {
       stop_.store(true, std::memory_order_relaxed);
       return true;

@@ -20,12 +20,12 @@
 #include <exception>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "common.h"
+#include "paths.h"
 
 namespace manifoldOOS {
 namespace quality {
@@ -502,123 +502,6 @@ inline double one_minus_r2(const std::vector<moments>& rows) {
   return 1.0 - r * r;
 }
 
-// Undirected kNN graph ("or" symmetrisation) with Euclidean edge lengths, CSR.
-struct graph {
-  std::vector<uword> ptr, nbr;
-  std::vector<double> w;
-};
-
-inline graph knn_graph_or(const arma::mat& X, uword k, int n_threads) {
-  const uword n = X.n_rows;
-  distance_rows D(X);
-  const uword B = D.block_rows();
-  std::vector<std::vector<std::pair<uword, double>>> adj(n);
-  arma::Mat<uword> idx(k, n);
-  arma::mat dist(k, n);
-  const int nt = resolve_threads(n_threads);
-  interrupt_flag flag;
-  std::exception_ptr err = nullptr;
-  for (uword i0 = 0; i0 < n && !flag.stopped() && !err; i0 += B) {
-    const uword i1 = std::min(n, i0 + B);
-    D.prepare_block(i0, i1);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-    {
-      try {
-        std::vector<double> d(n);
-        std::vector<rkey> keys;
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 16)
-#endif
-        for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
-          if (flag.poll(ii - static_cast<long>(i0))) continue;
-          const uword i = static_cast<uword>(ii);
-          D.row(i, d.data());
-          select_top(d.data(), n, i, k, keys);
-          for (uword p = 0; p < k; ++p) {
-            idx(p, i) = keys[p].j;
-            dist(p, i) = keys[p].d;
-          }
-        }
-      } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_quality_err)
-#endif
-        if (!err) err = std::current_exception();
-      }
-    }
-  }
-  if (err) std::rethrow_exception(err);
-  flag.rethrow_if_stopped();
-  for (uword i = 0; i < n; ++i)
-    for (uword p = 0; p < k; ++p) {
-      adj[i].push_back({idx(p, i), dist(p, i)});
-      adj[idx(p, i)].push_back({i, dist(p, i)});
-    }
-  graph g;
-  g.ptr.assign(n + 1, 0);
-  for (uword i = 0; i < n; ++i) {
-    auto& a = adj[i];
-    std::sort(a.begin(), a.end(), [](const std::pair<uword, double>& u,
-                                     const std::pair<uword, double>& v) {
-      return u.first < v.first || (u.first == v.first && u.second < v.second);
-    });
-    uword last = n;
-    for (const auto& e : a) {
-      if (e.first == last) continue;  // keep the shorter of duplicate edges
-      g.nbr.push_back(e.first);
-      g.w.push_back(e.second);
-      last = e.first;
-    }
-    g.ptr[i + 1] = g.nbr.size();
-  }
-  return g;
-}
-
-inline uword count_components(const graph& g, uword n) {
-  std::vector<char> seen(n, 0);
-  std::vector<uword> stack;
-  uword comps = 0;
-  for (uword s = 0; s < n; ++s) {
-    if (seen[s]) continue;
-    ++comps;
-    seen[s] = 1;
-    stack.push_back(s);
-    while (!stack.empty()) {
-      const uword u = stack.back();
-      stack.pop_back();
-      for (uword e = g.ptr[u]; e < g.ptr[u + 1]; ++e)
-        if (!seen[g.nbr[e]]) {
-          seen[g.nbr[e]] = 1;
-          stack.push_back(g.nbr[e]);
-        }
-    }
-  }
-  return comps;
-}
-
-inline void dijkstra(const graph& g, uword s, std::vector<double>& dist) {
-  typedef std::pair<double, uword> item;
-  std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
-  std::priority_queue<item, std::vector<item>, std::greater<item>> heap;
-  dist[s] = 0.0;
-  heap.push({0.0, s});
-  while (!heap.empty()) {
-    const item top = heap.top();
-    heap.pop();
-    const uword u = top.second;
-    if (top.first > dist[u]) continue;
-    for (uword e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
-      const double nd = top.first + g.w[e];
-      if (nd < dist[g.nbr[e]]) {
-        dist[g.nbr[e]] = nd;
-        heap.push({nd, g.nbr[e]});
-      }
-    }
-  }
-}
-
 // Shared driver: `fill_high(i, out)` writes the high-dimensional distance row.
 template <class HighRow>
 double residual_variance_rows(uword n, const arma::mat& Y, bool all_pairs, int n_threads,
@@ -663,20 +546,21 @@ double residual_variance_rows(uword n, const arma::mat& Y, bool all_pairs, int n
 
 }  // namespace detail
 
-// Tenenbaum's residual variance with geodesics on the symmetrised kNN graph of X.
-inline double residual_variance_geodesic(const arma::mat& X, const arma::mat& Y, uword k,
+// Tenenbaum's residual variance with geodesics over a neighbourhood graph
+// (symmetric adjacency with edge lengths, built by graph.h); the geodesic row
+// of each point is computed by Dijkstra (paths.h) and streamed, so no n x n
+// matrix is stored.
+inline double residual_variance_geodesic(const adjacency_view& G, const arma::mat& Y,
                                          bool all_pairs, int n_threads) {
-  const uword n = X.n_rows;
-  if (Y.n_rows != n) throw input_error("X and Y must have the same number of rows");
-  if (k < 1 || k > n - 1) throw input_error("k must lie in [1, n - 1]");
-  detail::graph g = detail::knn_graph_or(X, k, n_threads);
-  const uword comps = detail::count_components(g, n);
-  if (comps > 1)
-    throw input_error("the k-nearest-neighbour graph of X has " + std::to_string(comps) +
-                      " connected components; increase k or supply the distances");
+  const uword n = Y.n_rows;
+  if (uword(G.n) != n) throw input_error("the graph and Y must have the same number of points");
   return detail::residual_variance_rows(n, Y, all_pairs, n_threads,
-                                        [&g](uword i, std::vector<double>& out) {
-                                          detail::dijkstra(g, i, out);
+                                        [&G](uword i, std::vector<double>& out) {
+                                          const int src = static_cast<int>(i);
+                                          dijkstra_multi(G, &src, 1, out.data(), 1);
+                                          for (double v : out)
+                                            if (!std::isfinite(v))
+                                              throw input_error("the neighbourhood graph is disconnected");
                                         });
 }
 
