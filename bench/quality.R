@@ -2,34 +2,7 @@
 # (K <= 100) for n = 10,000 points of a Swiss roll against its 2-D ground
 # truth; coRanking (full co-ranking matrix, then R_NX; T and C from its matrix)
 # for comparison when installed. Set MO_BENCH_QUICK=1 for n = 3,000.
-if (!exists("have")) have <- function(pkg) requireNamespace(pkg, quietly = TRUE)
-if (!exists("bench_time")) {
-  bench_time <- function(expr, reps = 3L, warmup = FALSE) {
-    e <- substitute(expr)
-    env <- parent.frame()
-    if (warmup) eval(e, env)
-    stats::median(vapply(seq_len(reps), function(i) {
-      gc(FALSE)
-      t0 <- proc.time()[["elapsed"]]
-      eval(e, env)
-      proc.time()[["elapsed"]] - t0
-    }, numeric(1)))
-  }
-}
-if (!exists("bench_report")) {
-  bench_report <- function(df, ours = "manifoldOOS") {
-    df$ratio <- NA_real_
-    for (cs in unique(df$case)) {
-      rows <- df$case == cs
-      ref <- df$seconds[rows & df$impl == ours]
-      if (length(ref) == 1L && ref > 0) df$ratio[rows] <- df$seconds[rows] / ref
-    }
-    df$seconds <- signif(df$seconds, 4)
-    df$ratio <- signif(df$ratio, 3)
-    print(df, row.names = FALSE)
-    invisible(df)
-  }
-}
+if (!exists("bench_time")) source(file.path("bench", "common.R"))
 suppressPackageStartupMessages(library(manifoldOOS))
 
 n <- if (nzchar(Sys.getenv("MO_BENCH_QUICK"))) 3000L else 10000L

@@ -1,33 +1,16 @@
 // Glue for the dense eigen-solvers (Armadillo only; see glue_eigen_sparse.cpp
 // for the Eigen/Spectra paths).
 #include "glue.h"
+#include "glue_eigen_result.h"
 #include <manifoldOOS/eigen_dense.h>
 
-namespace {
-
-Rcpp::List dense_result_to_list(const manifoldOOS::eigen_result& r) {
-  return Rcpp::List::create(
-      Rcpp::Named("values") = Rcpp::NumericVector(r.values.begin(), r.values.end()),
-      Rcpp::Named("vectors") = r.vectors,
-      Rcpp::Named("method") = r.method_used,
-      Rcpp::Named("n_iter") = static_cast<double>(r.n_iter),
-      Rcpp::Named("n_ops") = static_cast<double>(r.n_ops),
-      Rcpp::Named("status") = r.status,
-      Rcpp::Named("attempts") = r.attempts,
-      Rcpp::Named("shift") = r.shift,
-      Rcpp::Named("ridge") = r.ridge,
-      Rcpp::Named("residual") = r.residual,
-      Rcpp::Named("note") = r.note);
-}
-
-}  // namespace
 
 // All / bottom m / top m eigenpairs of a dense symmetric matrix (LAPACK).
 // [[Rcpp::export(.mo_eigs_dense)]]
 Rcpp::List mo_eigs_dense(const arma::mat& A, std::string which, int m) {
   MO_TRY {
     if (m < 0) throw manifoldOOS::input_error("the number of eigenpairs must be positive");
-    return dense_result_to_list(
+    return eigen_result_to_list(
         manifoldOOS::eig_dense(A, manifoldOOS::parse_eig_which(which), static_cast<arma::uword>(m)));
   }
   MO_CATCH
@@ -39,7 +22,7 @@ Rcpp::List mo_geigs_dense(const arma::mat& A, const arma::mat& B, std::string wh
                           double ridge) {
   MO_TRY {
     if (m < 0) throw manifoldOOS::input_error("the number of eigenpairs must be positive");
-    return dense_result_to_list(manifoldOOS::geig_dense(
+    return eigen_result_to_list(manifoldOOS::geig_dense(
         A, B, manifoldOOS::parse_eig_which(which), static_cast<arma::uword>(m), ridge));
   }
   MO_CATCH

@@ -2,24 +2,11 @@
 // point eigs_sym().
 #define MO_GLUE_EIGEN
 #include "glue.h"
+#include "glue_eigen_result.h"
 #include <manifoldOOS/eigen_sparse.h>
 
 namespace {
 
-Rcpp::List result_to_list(const manifoldOOS::eigen_result& r) {
-  return Rcpp::List::create(
-      Rcpp::Named("values") = Rcpp::NumericVector(r.values.begin(), r.values.end()),
-      Rcpp::Named("vectors") = r.vectors,
-      Rcpp::Named("method") = r.method_used,
-      Rcpp::Named("n_iter") = static_cast<double>(r.n_iter),
-      Rcpp::Named("n_ops") = static_cast<double>(r.n_ops),
-      Rcpp::Named("status") = r.status,
-      Rcpp::Named("attempts") = r.attempts,
-      Rcpp::Named("shift") = r.shift,
-      Rcpp::Named("ridge") = r.ridge,
-      Rcpp::Named("residual") = r.residual,
-      Rcpp::Named("note") = r.note);
-}
 
 // Options list built by R/eigen.R (eig_opts()); missing entries keep defaults.
 manifoldOOS::eig_options parse_options(const Rcpp::List& L) {
@@ -45,7 +32,7 @@ Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::
                           int m, Rcpp::List opts) {
   MO_TRY {
     const manifoldOOS::sp_mat_e As(A);
-    return result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse(As),
+    return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse(As),
                                                 manifoldOOS::parse_eig_which(which), m,
                                                 parse_options(opts)));
   }
@@ -59,7 +46,7 @@ Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A,
                            int m, Rcpp::List opts) {
   MO_TRY {
     const manifoldOOS::sp_mat_e As(A), Bs(B);
-    return result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse_generalized(As, Bs),
+    return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse_generalized(As, Bs),
                                                 manifoldOOS::parse_eig_which(which), m,
                                                 parse_options(opts)));
   }
@@ -72,7 +59,7 @@ Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A,
 Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool center,
                               Rcpp::List opts) {
   MO_TRY {
-    return result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::dense(A, center),
+    return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::dense(A, center),
                                                 manifoldOOS::parse_eig_which(which), m,
                                                 parse_options(opts)));
   }
@@ -83,7 +70,7 @@ Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool
 // [[Rcpp::export(.mo_eigs_dense_top_matfree)]]
 Rcpp::List mo_eigs_dense_top_matfree(const arma::mat& K, int m, bool center, Rcpp::List opts) {
   MO_TRY {
-    return result_to_list(manifoldOOS::eigs_dense_top_matfree(K, m, center, parse_options(opts)));
+    return eigen_result_to_list(manifoldOOS::eigs_dense_top_matfree(K, m, center, parse_options(opts)));
   }
   MO_CATCH
 }

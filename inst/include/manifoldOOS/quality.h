@@ -26,6 +26,7 @@
 
 #include "common.h"
 #include "paths.h"
+#include "parallel.h"
 
 namespace manifoldOOS {
 namespace quality {
@@ -276,48 +277,40 @@ inline nx_result neighbourhood_measures(const arma::mat& X, const arma::mat& Y,
 
   distance_rows DX(X), DY(Y);
   const uword B = std::min(DX.block_rows(), DY.block_rows());
-  const int nt = resolve_threads(opt.n_threads);
-
   std::vector<count_t> hist(K + 2, 0), penT(nk, 0), penC(nk, 0);
   arma::Mat<int> block;
   if (opt.want_block) block.zeros(opt.k_max, opt.k_max);
-  interrupt_flag flag;
-  std::exception_ptr err = nullptr;
-
-  for (uword i0 = 0; i0 < n && !flag.stopped() && !err; i0 += B) {
-    const uword i1 = std::min(n, i0 + B);
-    DX.prepare_block(i0, i1);
-    DY.prepare_block(i0, i1);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-    {
-      try {
-        detail::row_work w(n, K);
-        std::vector<count_t> h(K + 2, 0), pt(nk, 0), pc(nk, 0);
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 8)
-#endif
-        for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
-          if (flag.poll(ii - static_cast<long>(i0))) continue;
+  struct state {
+    detail::row_work w;
+    std::vector<count_t> h, pt, pc;
+  };
+  parallel_row_blocks(
+      n, B, opt.n_threads,
+      [&](std::size_t i0, std::size_t i1) {
+        DX.prepare_block(i0, i1);
+        DY.prepare_block(i0, i1);
+      },
+      [&] { return state{detail::row_work(n, K), std::vector<count_t>(K + 2, 0),
+                         std::vector<count_t>(nk, 0), std::vector<count_t>(nk, 0)}; },
+      [&](state& st, std::size_t ii) {
           const uword i = static_cast<uword>(ii);
-          DX.row(i, w.dx.data(), true);
-          DY.row(i, w.dy.data(), true);
-          select_top(w.dx.data(), n, i, K, w.kx);
-          select_top(w.dy.data(), n, i, K, w.ky);
+          DX.row(i, st.w.dx.data(), true);
+          DY.row(i, st.w.dy.data(), true);
+          select_top(st.w.dx.data(), n, i, K, st.w.kx);
+          select_top(st.w.dy.data(), n, i, K, st.w.ky);
           for (uword p = 0; p < K; ++p) {
-            w.rank_x[w.kx[p].j] = p + 1;
-            w.rank_y[w.ky[p].j] = p + 1;
+            st.w.rank_x[st.w.kx[p].j] = p + 1;
+            st.w.rank_y[st.w.ky[p].j] = p + 1;
           }
           if (want_rho)
-            detail::cross_ranks(w.ky, w.rank_x, w.dx.data(), n, i, K, opt.want_T, w.rho_of_y, w);
+            detail::cross_ranks(st.w.ky, st.w.rank_x, st.w.dx.data(), n, i, K, opt.want_T, st.w.rho_of_y, st.w);
           if (opt.want_C)
-            detail::cross_ranks(w.kx, w.rank_y, w.dy.data(), n, i, K, true, w.r_of_x, w);
+            detail::cross_ranks(st.w.kx, st.w.rank_y, st.w.dy.data(), n, i, K, true, st.w.r_of_x, st.w);
           if (opt.k_max > 0 || opt.want_block) {
             for (uword l = 1; l <= K; ++l) {
-              const uword rho = w.rho_of_y[l - 1];
+              const uword rho = st.w.rho_of_y[l - 1];
               if (rho > K) continue;
-              if (opt.k_max > 0) ++h[std::max(rho, l)];
+              if (opt.k_max > 0) ++st.h[std::max(rho, l)];
               if (opt.want_block && rho <= opt.k_max && l <= opt.k_max) {
                 int* cell = block.memptr() + (rho - 1) + (l - 1) * opt.k_max;
 #ifdef _OPENMP
@@ -332,41 +325,28 @@ inline nx_result neighbourhood_measures(const arma::mat& X, const arma::mat& Y,
             if (opt.want_T) {
               count_t s = 0;
               for (uword l = 0; l < Kt; ++l)
-                if (w.rho_of_y[l] > Kt) s += static_cast<count_t>(w.rho_of_y[l] - Kt);
-              pt[t] += s;
+                if (st.w.rho_of_y[l] > Kt) s += static_cast<count_t>(st.w.rho_of_y[l] - Kt);
+              st.pt[t] += s;
             }
             if (opt.want_C) {
               count_t s = 0;
               for (uword k = 0; k < Kt; ++k)
-                if (w.r_of_x[k] > Kt) s += static_cast<count_t>(w.r_of_x[k] - Kt);
-              pc[t] += s;
+                if (st.w.r_of_x[k] > Kt) s += static_cast<count_t>(st.w.r_of_x[k] - Kt);
+              st.pc[t] += s;
             }
           }
           for (uword p = 0; p < K; ++p) {
-            w.rank_x[w.kx[p].j] = 0;
-            w.rank_y[w.ky[p].j] = 0;
+            st.w.rank_x[st.w.kx[p].j] = 0;
+            st.w.rank_y[st.w.ky[p].j] = 0;
           }
+      },
+      [&](state& st) {
+        for (uword l = 0; l < K + 2; ++l) hist[l] += st.h[l];
+        for (std::size_t t = 0; t < nk; ++t) {
+          penT[t] += st.pt[t];
+          penC[t] += st.pc[t];
         }
-#ifdef _OPENMP
-#pragma omp critical(mo_quality_merge)
-#endif
-        {
-          for (uword l = 0; l < K + 2; ++l) hist[l] += h[l];
-          for (std::size_t t = 0; t < nk; ++t) {
-            penT[t] += pt[t];
-            penC[t] += pc[t];
-          }
-        }
-      } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_quality_err)
-#endif
-        if (!err) err = std::current_exception();
-      }
-    }
-  }
-  if (err) std::rethrow_exception(err);
-  flag.rethrow_if_stopped();
+      });
 
   nx_result res;
   const double dn = static_cast<double>(n);
@@ -396,50 +376,34 @@ inline arma::Mat<int> coranking_full(const arma::mat& X, const arma::mat& Y, int
   arma::Mat<int> Q(m, m, arma::fill::zeros);
   distance_rows DX(X), DY(Y);
   const uword B = std::min(DX.block_rows(), DY.block_rows());
-  const int nt = resolve_threads(n_threads);
-  interrupt_flag flag;
-  std::exception_ptr err = nullptr;
-  for (uword i0 = 0; i0 < n && !flag.stopped() && !err; i0 += B) {
-    const uword i1 = std::min(n, i0 + B);
-    DX.prepare_block(i0, i1);
-    DY.prepare_block(i0, i1);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-    {
-      try {
-        std::vector<double> dx(n), dy(n);
-        std::vector<rkey> kx, ky;
-        std::vector<uword> rx(n);
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 8)
-#endif
-        for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
-          if (flag.poll(ii - static_cast<long>(i0))) continue;
-          const uword i = static_cast<uword>(ii);
-          DX.row(i, dx.data(), true);
-          DY.row(i, dy.data(), true);
-          select_top(dx.data(), n, i, m, kx);
-          select_top(dy.data(), n, i, m, ky);
-          for (uword p = 0; p < m; ++p) rx[kx[p].j] = p;
-          for (uword l = 0; l < m; ++l) {
-            int* cell = Q.memptr() + rx[ky[l].j] + l * m;
+  struct state {
+    std::vector<double> dx, dy;
+    std::vector<rkey> kx, ky;
+    std::vector<uword> rx;
+  };
+  parallel_row_blocks(
+      n, B, n_threads,
+      [&](std::size_t i0, std::size_t i1) {
+        DX.prepare_block(i0, i1);
+        DY.prepare_block(i0, i1);
+      },
+      [&] { return state{std::vector<double>(n), std::vector<double>(n), {}, {}, std::vector<uword>(n)}; },
+      [&](state& st, std::size_t ii) {
+        const uword i = static_cast<uword>(ii);
+        DX.row(i, st.dx.data(), true);
+        DY.row(i, st.dy.data(), true);
+        select_top(st.dx.data(), n, i, m, st.kx);
+        select_top(st.dy.data(), n, i, m, st.ky);
+        for (uword p = 0; p < m; ++p) st.rx[st.kx[p].j] = p;
+        for (uword l = 0; l < m; ++l) {
+          int* cell = Q.memptr() + st.rx[st.ky[l].j] + l * m;
 #ifdef _OPENMP
 #pragma omp atomic
 #endif
-            ++(*cell);
-          }
+          ++(*cell);
         }
-      } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_quality_err)
-#endif
-        if (!err) err = std::current_exception();
-      }
-    }
-  }
-  if (err) std::rethrow_exception(err);
-  flag.rethrow_if_stopped();
+      },
+      [](state&) {});
   return Q;
 }
 
@@ -509,38 +473,19 @@ double residual_variance_rows(uword n, const arma::mat& Y, bool all_pairs, int n
   distance_rows DY(Y);
   const uword B = DY.block_rows();
   std::vector<moments> rows(n);
-  const int nt = resolve_threads(n_threads);
-  interrupt_flag flag;
-  std::exception_ptr err = nullptr;
-  for (uword i0 = 0; i0 < n && !flag.stopped() && !err; i0 += B) {
-    const uword i1 = std::min(n, i0 + B);
-    DY.prepare_block(i0, i1);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-    {
-      try {
-        std::vector<double> a(n), b(n);
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 4)
-#endif
-        for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
-          if (flag.poll(ii - static_cast<long>(i0))) continue;
-          const uword i = static_cast<uword>(ii);
-          fill_high(i, a);
-          DY.row(i, b.data());
-          rows[i] = row_moments(a.data(), b.data(), all_pairs ? 0 : i + 1, n);
-        }
-      } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_quality_err)
-#endif
-        if (!err) err = std::current_exception();
-      }
-    }
-  }
-  if (err) std::rethrow_exception(err);
-  flag.rethrow_if_stopped();
+  struct state {
+    std::vector<double> a, b;
+  };
+  parallel_row_blocks(
+      n, B, n_threads, [&](std::size_t i0, std::size_t i1) { DY.prepare_block(i0, i1); },
+      [&] { return state{std::vector<double>(n), std::vector<double>(n)}; },
+      [&](state& st, std::size_t ii) {
+        const uword i = static_cast<uword>(ii);
+        fill_high(i, st.a);
+        DY.row(i, st.b.data());
+        rows[i] = row_moments(st.a.data(), st.b.data(), all_pairs ? 0 : i + 1, n);
+      },
+      [](state&) {}, 4);
   return one_minus_r2(rows);
 }
 
