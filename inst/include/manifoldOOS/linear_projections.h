@@ -503,13 +503,18 @@ inline arma::mat ridge_coefficients(const arma::mat& Xc, const arma::mat& Y, dou
     throw input_error("`alpha` is too small: the regression system is singular (use a positive ridge)");
   }
   arma::mat A;
+  // Xc'1 = 0, so centring Y changes nothing in exact arithmetic; it keeps the
+  // dual solve from amplifying the mean of Y (along the null vector 1 of
+  // Xc Xc') by 1/alpha.
+  arma::mat Yc = Y;
+  Yc.each_row() -= arma::mean(Y, 0);
   if (primal) {
-    const arma::mat XtY = lp_detail::tmult(Xc, Y);
+    const arma::mat XtY = lp_detail::tmult(Xc, Yc);
     A.set_size(p, Y.n_cols);
     lp_detail::wmap(A) = llt.solve(lp_detail::cmap(XtY));
   } else {
     arma::mat Z(n, Y.n_cols);
-    lp_detail::wmap(Z) = llt.solve(lp_detail::cmap(Y));
+    lp_detail::wmap(Z) = llt.solve(lp_detail::cmap(Yc));
     A = lp_detail::tmult(Xc, Z);
   }
   if (path) *path = primal ? "primal" : "dual";
