@@ -47,7 +47,8 @@ lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected) {
 }
 
 lp_eig_control <- function() {
-  list(method = getOption("manifoldOOS.linear_eig_method", "auto"), tol = 1e-10, maxit = 1000)
+  list(method = getOption("manifoldOOS.linear_eig_method", "auto"), tol = 1e-10, maxit = 1000,
+       ncv = getOption("manifoldOOS.linear_ncv", 0L))
 }
 
 # Calls the core. constraint "weighted" (A'Xc'diag(b)Xc A = I) or "orthogonal" (A'A = I).

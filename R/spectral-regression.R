@@ -5,14 +5,18 @@
 # Step 1: bottom ndim non-trivial eigenvectors of the graph.
 # "generalized": L z = lambda D z, z' D z = 1 (Belkin-Niyogi, Cai's Eigenmap);
 # "unnormalized": L y = lambda y, y'y = 1 (the framework of LGRM).
+# Graphs up to this size use dense LAPACK for the graph embedding; larger ones
+# shift-invert Lanczos (the reference LAPACK takes seconds at n = 1500).
+sr_dense_max <- function() getOption("manifoldOOS.sr_dense_max", 500L)
+
 sr_graph_embedding <- function(W, d, ndim, laplacian) {
   n <- nrow(W)
   L <- graph_laplacian(W, "unnormalized")
   if (laplacian == "generalized") {
-    res <- geigs_sparse(L, Matrix::Diagonal(n, d), "bottom", ndim + 1L)
+    res <- geigs_sparse(L, Matrix::Diagonal(n, d), "bottom", ndim + 1L, dense_max_n = sr_dense_max())
     scale <- 1
   } else {
-    res <- eigs_sparse(L, "bottom", ndim + 1L)
+    res <- eigs_sparse(L, "bottom", ndim + 1L, dense_max_n = sr_dense_max())
     scale <- mean(d)
   }
   res <- tryCatch(drop_trivial_pair(res, rep(1, n), scale),

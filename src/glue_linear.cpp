@@ -13,6 +13,7 @@ manifoldOOS::eig_options lp_eig_options(const Rcpp::List& L) {
   if (L.containsElementNamed("tol")) o.tol = Rcpp::as<double>(L["tol"]);
   if (L.containsElementNamed("maxit")) o.maxit = Rcpp::as<double>(L["maxit"]);
   if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);
+  if (L.containsElementNamed("ncv")) o.ncv = Rcpp::as<double>(L["ncv"]);
   return o;
 }
 
