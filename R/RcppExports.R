@@ -101,6 +101,22 @@
     .Call(`_manifoldOOS_mo_knn_kernel`, kernel)
 }
 
+.mo_linear_projection <- function(Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig) {
+    .Call(`_manifoldOOS_mo_linear_projection`, Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig)
+}
+
+.mo_lle_cost_matrix <- function(idx1, w) {
+    .Call(`_manifoldOOS_mo_lle_cost_matrix`, idx1, w)
+}
+
+.mo_ridge_coefficients <- function(Xc, Y, alpha) {
+    .Call(`_manifoldOOS_mo_ridge_coefficients`, Xc, Y, alpha)
+}
+
+.mo_kernel_ridge <- function(K, Y, delta, intercept) {
+    .Call(`_manifoldOOS_mo_kernel_ridge`, K, Y, delta, intercept)
+}
+
 .mo_pca_fit <- function(X, ndim, scale) {
     .Call(`_manifoldOOS_mo_pca_fit`, X, ndim, scale)
 }

@@ -348,6 +348,68 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_linear_projection
+Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::SparseMatrix<double>> N, const arma::vec& b, std::string constraint, std::string which, int m, bool pca, bool force_pca, double ridge, double rank_tol, int dense_max, bool deflate, Rcpp::List eig);
+RcppExport SEXP _manifoldOOS_mo_linear_projection(SEXP XcSEXP, SEXP NSEXP, SEXP bSEXP, SEXP constraintSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP pcaSEXP, SEXP force_pcaSEXP, SEXP ridgeSEXP, SEXP rank_tolSEXP, SEXP dense_maxSEXP, SEXP deflateSEXP, SEXP eigSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xc(XcSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type N(NSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type b(bSEXP);
+    Rcpp::traits::input_parameter< std::string >::type constraint(constraintSEXP);
+    Rcpp::traits::input_parameter< std::string >::type which(whichSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< bool >::type pca(pcaSEXP);
+    Rcpp::traits::input_parameter< bool >::type force_pca(force_pcaSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< double >::type rank_tol(rank_tolSEXP);
+    Rcpp::traits::input_parameter< int >::type dense_max(dense_maxSEXP);
+    Rcpp::traits::input_parameter< bool >::type deflate(deflateSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type eig(eigSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_linear_projection(Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lle_cost_matrix
+Eigen::SparseMatrix<double> mo_lle_cost_matrix(const arma::imat& idx1, const arma::mat& w);
+RcppExport SEXP _manifoldOOS_mo_lle_cost_matrix(SEXP idx1SEXP, SEXP wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lle_cost_matrix(idx1, w));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_ridge_coefficients
+Rcpp::List mo_ridge_coefficients(const arma::mat& Xc, const arma::mat& Y, double alpha);
+RcppExport SEXP _manifoldOOS_mo_ridge_coefficients(SEXP XcSEXP, SEXP YSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xc(XcSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_ridge_coefficients(Xc, Y, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_kernel_ridge
+Rcpp::List mo_kernel_ridge(const arma::mat& K, const arma::mat& Y, double delta, bool intercept);
+RcppExport SEXP _manifoldOOS_mo_kernel_ridge(SEXP KSEXP, SEXP YSEXP, SEXP deltaSEXP, SEXP interceptSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type K(KSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kernel_ridge(K, Y, delta, intercept));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_pca_fit
 Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
 RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
@@ -518,6 +580,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
+    {"_manifoldOOS_mo_linear_projection", (DL_FUNC) &_manifoldOOS_mo_linear_projection, 13},
+    {"_manifoldOOS_mo_lle_cost_matrix", (DL_FUNC) &_manifoldOOS_mo_lle_cost_matrix, 2},
+    {"_manifoldOOS_mo_ridge_coefficients", (DL_FUNC) &_manifoldOOS_mo_ridge_coefficients, 3},
+    {"_manifoldOOS_mo_kernel_ridge", (DL_FUNC) &_manifoldOOS_mo_kernel_ridge, 4},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},

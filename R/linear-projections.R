@@ -1,0 +1,386 @@
+# Linear projections with an explicit map: LPP, OLPP, NPE/NPP, ONPP
+# (spec B.10-B.13). One generalised-eigen path in the core
+# (linear_projections.h); this file builds the graphs / LLE matrices and the
+# fit objects.
+
+# ---- shared helpers ---------------------------------------------------------
+
+# Symmetric weight matrix for a linear method: from `graph` (an mlgraph or a
+# symmetric non-negative n x n matrix) or a new kNN graph.
+lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected) {
+  n <- nrow(X)
+  if (!is.null(graph)) {
+    if (inherits(graph, "mlgraph")) {
+      if (identical(graph$symmetrize, "none")) {
+        abort_input("graph", "is a directed graph (symmetrize = \"none\"); a symmetric graph is needed.")
+      }
+      if (nrow(graph$W) != n || length(graph$kept) != n) {
+        abort_input("graph", sprintf("must have one vertex per row of `X` (%d); it has %d.", n, nrow(graph$W)))
+      }
+      W <- graph$W
+      info <- list(k = graph$k, weights = graph$weights, sigma = graph$sigma, source = "mlgraph")
+    } else {
+      W <- as_dgc(graph, "graph")
+      if (nrow(W) != n) abort_input("graph", sprintf("must be %d x %d (one row per row of `X`).", n, n))
+      if (any(W@x < 0)) abort_input("graph", "must have non-negative weights.")
+      if (!Matrix::isSymmetric(W, tol = 1e-10)) abort_input("graph", "must be a symmetric weight matrix.")
+      W <- Matrix::drop0(W - Matrix::Diagonal(n, Matrix::diag(W)))
+      W <- methods::as(W, "CsparseMatrix")
+      W <- methods::as(methods::as(W, "generalMatrix"), "dMatrix")
+      info <- list(k = NA_integer_, weights = "user", sigma = NA_real_, source = "matrix")
+    }
+  } else {
+    k <- check_k(k, n)
+    weights <- check_choice(weights, c("heat", "binary"), "weights")
+    on_disconnected <- check_choice(on_disconnected, c("error", "connect"), "on_disconnected")
+    g <- neighbour_graph(X, k = k, weights = weights, sigma = sigma, on_disconnected = on_disconnected)
+    W <- g$W
+    info <- list(k = k, weights = weights, sigma = g$sigma, source = "knn",
+                 added_edges = nrow(g$added_edges))
+  }
+  d <- Matrix::rowSums(W)
+  if (any(d < 1e-300)) {
+    abort_input(if (is.null(graph)) "sigma" else "graph",
+                sprintf("gives %d isolated vertices (degree 0); increase `sigma` or `k`.", sum(d < 1e-300)))
+  }
+  list(W = W, degree = d, info = info)
+}
+
+lp_eig_control <- function() {
+  list(method = getOption("manifoldOOS.linear_eig_method", "auto"), tol = 1e-10, maxit = 1000,
+       ncv = getOption("manifoldOOS.linear_ncv", 0L))
+}
+
+# Calls the core. constraint "weighted" (A'Xc'diag(b)Xc A = I) or "orthogonal" (A'A = I).
+lp_solve <- function(Xc, N, b, constraint, which, ndim, pca, ridge, deflate = FALSE) {
+  dense_max <- getOption("manifoldOOS.linear_dense_max", 400L)
+  core(.mo_linear_projection(Xc, N, as.numeric(b), constraint, which, as.integer(ndim),
+                             !identical(pca, FALSE), identical(pca, "always"), ridge, 1e-10,
+                             as.integer(dense_max), deflate, lp_eig_control()))
+}
+
+check_pca_arg <- function(pca) {
+  if (identical(pca, "always")) return("always")
+  check_flag(pca, "pca")
+}
+
+# Drop eigen-directions whose W-form eigenvalue beta = 1 - lambda is below
+# min_beta (Cai's rule), with a warning.
+lp_drop_small <- function(res, beta, min_beta, method) {
+  keep <- beta >= min_beta
+  if (!all(keep)) {
+    if (!any(keep)) {
+      abort_numerical(sprintf("%s: every eigenvalue beta = 1 - lambda is below %g; nothing to keep.",
+                              method, min_beta))
+    }
+    warn_mo(sprintf("%s: %d direction(s) with eigenvalue beta = 1 - lambda < %g dropped; ndim is now %d.",
+                    method, sum(!keep), min_beta, sum(keep)))
+    res$A <- res$A[, keep, drop = FALSE]
+    res$values <- res$values[keep]
+  }
+  res
+}
+
+new_linear_fit <- function(class, method, X, center, A, values, params, res, time, call, extra = list()) {
+  Y <- core(.mo_pca_project(X, center, rep(1, ncol(X)), res$A))
+  A <- res$A
+  dimnames(A) <- list(colnames(X), paste0("Dim", seq_len(ncol(A))))
+  do.call(new_manifold_fit, c(list(
+    class = c(class, "manifold_linear"), method = method, embedding = Y, X = X,
+    params = params, eigenvalues = values, oos_default = "exact", oos_available = "exact",
+    fit_time = time, call = call,
+    center = center, rotation = A,
+    solver = list(path = res$path, rank = res$rank, ridge = res$ridge, eig_method = res$eig_method)),
+    extra), quote = TRUE)
+}
+
+#' @export
+predict_native.manifold_linear <- function(object, x, method, ...) {
+  core(.mo_pca_project(x, object$center, rep(1, length(object$center)), unname(object$rotation)))
+}
+
+#' @export
+summary_extra.manifold_linear <- function(object) {
+  s <- object$solver
+  structure(list(text = sprintf("  solver: %s (rank %d%s), eigen-solver %s", s$path, as.integer(s$rank),
+                                if (s$ridge > 0) sprintf(", ridge %.3g", s$ridge) else "", s$eig_method)),
+            class = "mo_text")
+}
+
+#' @export
+print.mo_text <- function(x, ...) {
+  cat(x$text, sep = "\n")
+  invisible(x)
+}
+
+# Validated data and the common scalar arguments.
+lp_common <- function(X, ndim, pca, regularize) {
+  X <- as_data_matrix(X, "X")
+  ndim <- check_ndim(ndim, min(nrow(X) - 1L, ncol(X)))
+  pca <- check_pca_arg(pca)
+  regularize <- check_number(regularize, "regularize", lower = 0)
+  list(X = X, ndim = ndim, pca = pca, regularize = regularize)
+}
+
+lp_ridge_note <- function(res, method) {
+  if (identical(res$path, "auto_ridge")) {
+    warn_mo(sprintf(paste0("%s: the right-hand matrix Xc' B Xc is singular and the PCA step is off ",
+                           "(pca = FALSE); a ridge of %.3g was added (see `regularize`)."), method, res$ridge))
+  }
+}
+
+# ---- LPP ----------------------------------------------------------------------
+
+#' Locality preserving projections (LPP)
+#'
+#' Linear embedding \eqn{y = A^\top (x - \mu)}{y = t(A) (x - mu)} that keeps
+#' neighbours close (He & Niyogi 2003). With the graph weights \eqn{W},
+#' degrees \eqn{D} and Laplacian \eqn{L = D - W}, the projection vectors solve
+#' \deqn{X_c^\top L X_c a = \lambda\, X_c^\top B X_c a}{Xc' L Xc a = lambda Xc' B Xc a}
+#' for the `ndim` smallest \eqn{\lambda}, with `constraint = "degree"`
+#' \eqn{B = D} (the original LPP, solved in the better conditioned form
+#' \eqn{X_c^\top W X_c a = \beta X_c^\top D X_c a}{Xc' W Xc a = beta Xc' D Xc a},
+#' largest \eqn{\beta = 1 - \lambda}) or `constraint = "covariance"`
+#' \eqn{B = I} (the form in which LPP is a limit of LGRM). The vectors satisfy
+#' \eqn{A^\top X_c^\top B X_c A = I}{t(A) Xc' B Xc A = I}.
+#'
+#' **Centring.** `center = "mean"` subtracts the column means (Cai's codes);
+#' `center = "degree"` subtracts the degree-weighted mean
+#' \eqn{\sum_i d_i x_i / \sum_i d_i}, which makes every projection satisfy
+#' Laplacian eigenmaps' constraint \eqn{z^\top D 1 = 0}: then LPP is exactly
+#' Laplacian eigenmaps restricted to linear maps, and equals linear spectral
+#' regression with a vanishing ridge when the centred data have rank
+#' \eqn{n - 1}.
+#'
+#' **Singular right-hand side.** When \eqn{X_c^\top B X_c} is singular
+#' (\eqn{p \ge n} or collinear columns) and `pca = TRUE` (default), the
+#' problem is solved in the span of the principal directions with non-zero
+#' variance (Cai's PCA step), which gives the minimum-norm projection vectors;
+#' `pca = "always"` takes this path even for a regular problem. With
+#' `regularize = alpha > 0` no PCA step is taken and
+#' \eqn{X_c^\top B X_c + \alpha \bar d I} is used (\eqn{\bar d} the mean
+#' degree for `"degree"`, 1 otherwise; Cai's `ReguAlpha`). With `pca = FALSE`
+#' and no `regularize`, a singular problem gets the smallest ridge
+#' \eqn{10^{-8+j}\,\mathrm{tr}/p} that makes it definite, with a warning.
+#'
+#' Defaults follow Deng Cai's LPP preset: `k = 5` neighbours, heat weights
+#' with \eqn{\sigma} the mean pairwise distance, directions with
+#' \eqn{\beta < 10^{-3}} dropped with a warning (`min_beta`; degree form only).
+#'
+#' @param X Training data: numeric matrix or data frame, one row per point.
+#' @param ndim Number of projection vectors.
+#' @param k Number of neighbours of the kNN graph.
+#' @param weights Edge weights of the graph: `"heat"` or `"binary"`.
+#' @param sigma Heat-kernel bandwidth: a number or a rule of
+#'   [neighbour_graph()] (`"mean_pairwise"`, `"median_pairwise"`,
+#'   `"median_knn"`).
+#' @param constraint `"degree"` or `"covariance"` (see Details).
+#' @param center `"mean"` or `"degree"` (see Details; `"covariance"` always
+#'   uses the mean).
+#' @param pca `TRUE` (PCA step when needed), `"always"` or `FALSE`.
+#' @param regularize Ridge \eqn{\alpha \ge 0} replacing the PCA step.
+#' @param graph Optional precomputed graph: an `mlgraph` from
+#'   [neighbour_graph()] or a symmetric non-negative \eqn{n \times n} weight
+#'   matrix; `k`, `weights`, `sigma` and `on_disconnected` are then ignored.
+#' @param on_disconnected `"error"` (default) or `"connect"` (see
+#'   [neighbour_graph()]).
+#' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
+#' @return A `manifold_fit` of subclass `manifold_lpp` (and
+#'   `manifold_linear`) with `center`, `rotation` (the \eqn{p \times}
+#'   `ndim` matrix \eqn{A}), `eigenvalues` (\eqn{\lambda}, ascending) and
+#'   `solver` (path taken: `"cholesky"`, `"pca"`, `"pca_dual"`, `"ridge"` or
+#'   `"auto_ridge"`). `predict()` applies the linear map exactly.
+#' @seealso [olpp()], [npe()], [onpp()], [spectral_regression()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(400, seed = 1)
+#' fit <- lpp(roll$x[1:300, ], ndim = 2, k = 8)
+#' fit
+#' y_new <- predict(fit, roll$x[301:400, ])
+#' # the constraint A' Xc' D Xc A = I
+#' g <- neighbour_graph(roll$x[1:300, ], k = 8, weights = "heat", sigma = "mean_pairwise")
+#' Z <- embedding(fit)
+#' round(crossprod(Z, Matrix::rowSums(g$W) * Z), 8)
+lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean_pairwise",
+                constraint = c("degree", "covariance"), center = c("mean", "degree"),
+                pca = TRUE, regularize = 0, graph = NULL,
+                on_disconnected = c("error", "connect"), min_beta = 1e-3) {
+  call <- match.call()
+  cm <- lp_common(X, ndim, pca, regularize)
+  X <- cm$X
+  constraint <- check_choice(constraint, c("degree", "covariance"), "constraint")
+  center <- check_choice(center, c("mean", "degree"), "center")
+  min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
+  t0 <- proc.time()[["elapsed"]]
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  d <- gr$degree
+  if (constraint == "degree") {
+    mu <- if (center == "degree") colSums(d * X) / sum(d) else colMeans(X)
+    Xc <- sweep(X, 2, mu)
+    ridge <- cm$regularize * mean(d)
+    res <- lp_solve(Xc, gr$W, d, "weighted", "top", cm$ndim, cm$pca, ridge)
+    res <- lp_drop_small(res, res$values, min_beta, "lpp")
+    values <- 1 - res$values
+  } else {
+    mu <- colMeans(X)
+    Xc <- sweep(X, 2, mu)
+    L <- graph_laplacian(gr$W, "unnormalized")
+    res <- lp_solve(Xc, L, rep(1, nrow(X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
+    values <- res$values
+  }
+  lp_ridge_note(res, "lpp")
+  new_linear_fit("manifold_lpp", "LPP", X, mu, res$A, values,
+                 params = list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
+                               constraint = constraint, center = center, pca = cm$pca,
+                               regularize = cm$regularize),
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+}
+
+# ---- OLPP ---------------------------------------------------------------------
+
+#' Orthogonal locality preserving projections (OLPP)
+#'
+#' LPP with orthonormal projection vectors (\eqn{A^\top A = I}{t(A) A = I}).
+#' Two methods carry this name:
+#' * `type = "cai"` (Cai, He, Han & Zhang 2006, default): \eqn{a_1} is LPP's
+#'   first vector (normalised); each further \eqn{a_k} maximises
+#'   \eqn{a^\top X_c^\top W X_c a / a^\top X_c^\top D X_c a} subject to
+#'   \eqn{a^\top a_j = 0} for \eqn{j < k}. Solved by symmetric deflation in
+#'   the whitened coordinates of the LPP problem (the same optimum as Cai's
+#'   non-symmetric recursion, without complex arithmetic). `eigenvalues` are
+#'   \eqn{1 - \beta_k}; directions with \eqn{\beta_k <} `min_beta` are dropped
+#'   with a warning.
+#' * `type = "trace"` (Kokiopoulou & Saad): minimise
+#'   \eqn{\mathrm{tr}(A^\top X_c^\top L X_c A)} subject to \eqn{A^\top A = I}: the
+#'   `ndim` smallest eigenvectors of \eqn{X_c^\top L X_c}.
+#'
+#' The PCA step (see [lpp()]) restricts both to the span of the principal
+#' directions with non-zero variance; it is needed for `"trace"` whenever the
+#' centred data are rank deficient, since null directions of \eqn{X_c} would
+#' otherwise have eigenvalue 0.
+#'
+#' @inheritParams lpp
+#' @param type `"cai"` or `"trace"`.
+#' @return A `manifold_fit` of subclass `manifold_olpp` (and
+#'   `manifold_linear`); see [lpp()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(300, seed = 2)
+#' fit <- olpp(roll$x, ndim = 2, k = 8)
+#' round(crossprod(fit$rotation), 10)   # orthonormal projection vectors
+#' fit2 <- olpp(roll$x, ndim = 2, k = 8, type = "trace")
+olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat", "binary"),
+                 sigma = "mean_pairwise", pca = TRUE, graph = NULL,
+                 on_disconnected = c("error", "connect"), min_beta = 1e-3) {
+  call <- match.call()
+  cm <- lp_common(X, ndim, pca, 0)
+  X <- cm$X
+  type <- check_choice(type, c("cai", "trace"), "type")
+  min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
+  t0 <- proc.time()[["elapsed"]]
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  mu <- colMeans(X)
+  Xc <- sweep(X, 2, mu)
+  if (type == "cai") {
+    res <- lp_solve(Xc, gr$W, gr$degree, "weighted", "top", cm$ndim, cm$pca, 0, deflate = TRUE)
+    res <- lp_drop_small(res, res$values, min_beta, "olpp")
+    values <- 1 - res$values
+  } else {
+    L <- graph_laplacian(gr$W, "unnormalized")
+    res <- lp_solve(Xc, L, rep(1, nrow(X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
+    values <- res$values
+  }
+  lp_ridge_note(res, "olpp")
+  new_linear_fit("manifold_olpp", "OLPP", X, mu, res$A, values,
+                 params = list(type = type, k = gr$info$k, weights = gr$info$weights,
+                               sigma = gr$info$sigma, pca = cm$pca),
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+}
+
+# ---- NPE / NPP and ONPP -------------------------------------------------------------
+
+# LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (spec B.6).
+lle_cost <- function(X, k, reg) {
+  nb <- knn(X, k)
+  w <- core(.mo_reconstruction_weights(X, X, nb$idx, reg, matrix(0, 0, 0), default_threads()))
+  core(.mo_lle_cost_matrix(nb$idx, w))
+}
+
+#' Neighborhood preserving embedding (NPE / NPP)
+#'
+#' The linear version of locally linear embedding (He, Cai, Yan & Zhang 2005;
+#' "neighborhood preserving projections", Pang et al. 2005). With the LLE
+#' reconstruction weights \eqn{W} (`k` neighbours, Gram matrix regularised
+#' by `reg` times its trace) and \eqn{M = (I - W)^\top (I - W)}, the
+#' projection vectors solve
+#' \eqn{X_c^\top M X_c a = \lambda X_c^\top X_c a}{Xc' M Xc a = lambda Xc' Xc a}
+#' for the `ndim` smallest \eqn{\lambda}, normalised to
+#' \eqn{A^\top X_c^\top X_c A = I}. Singular \eqn{X_c^\top X_c} (\eqn{p \ge n},
+#' collinear columns): PCA step or ridge as in [lpp()]. `npp()` is the same
+#' function.
+#'
+#' @inheritParams lpp
+#' @param k Number of neighbours for the reconstruction weights.
+#' @param reg Regulariser of the local Gram matrices (relative to their trace).
+#' @return A `manifold_fit` of subclass `manifold_npe` (and
+#'   `manifold_linear`); see [lpp()].
+#' @seealso [onpp()] for the orthogonal variant.
+#' @export
+#' @examples
+#' roll <- swiss_roll(400, seed = 3)
+#' fit <- npe(roll$x[1:300, ], ndim = 2, k = 10)
+#' y_new <- predict(fit, roll$x[301:400, ])
+npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0) {
+  call <- match.call()
+  cm <- lp_common(X, ndim, pca, regularize)
+  X <- cm$X
+  k <- check_k(k, nrow(X))
+  reg <- check_number(reg, "reg", lower = 0)
+  t0 <- proc.time()[["elapsed"]]
+  M <- lle_cost(X, k, reg)
+  mu <- colMeans(X)
+  Xc <- sweep(X, 2, mu)
+  res <- lp_solve(Xc, M, rep(1, nrow(X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
+  lp_ridge_note(res, "npe")
+  new_linear_fit("manifold_npe", "NPE", X, mu, res$A, res$values,
+                 params = list(k = k, reg = reg, pca = cm$pca, regularize = cm$regularize),
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+}
+
+#' @rdname npe
+#' @export
+npp <- npe
+
+#' Orthogonal neighborhood preserving projections (ONPP)
+#'
+#' Kokiopoulou & Saad's orthogonal NPE: minimise
+#' \eqn{\mathrm{tr}(A^\top X_c^\top M X_c A)} subject to \eqn{A^\top A = I},
+#' i.e. the `ndim` smallest eigenvectors of \eqn{X_c^\top M X_c} with the LLE
+#' matrix \eqn{M} of [npe()]. When the centred data are rank deficient
+#' (always when \eqn{p \ge n}) the problem is solved in the span of the
+#' principal directions with non-zero variance (`pca = TRUE`), since null
+#' directions of \eqn{X_c} would have eigenvalue 0.
+#'
+#' @inheritParams npe
+#' @return A `manifold_fit` of subclass `manifold_onpp` (and
+#'   `manifold_linear`); see [lpp()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(300, seed = 4)
+#' fit <- onpp(roll$x, ndim = 2, k = 10)
+#' round(crossprod(fit$rotation), 10)
+onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE) {
+  call <- match.call()
+  cm <- lp_common(X, ndim, pca, 0)
+  X <- cm$X
+  k <- check_k(k, nrow(X))
+  reg <- check_number(reg, "reg", lower = 0)
+  t0 <- proc.time()[["elapsed"]]
+  M <- lle_cost(X, k, reg)
+  mu <- colMeans(X)
+  Xc <- sweep(X, 2, mu)
+  res <- lp_solve(Xc, M, rep(1, nrow(X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
+  new_linear_fit("manifold_onpp", "ONPP", X, mu, res$A, res$values,
+                 params = list(k = k, reg = reg, pca = cm$pca),
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+}
