@@ -28,11 +28,12 @@
 #' \eqn{10^{-10}} times the first are counted and reported with a warning.
 #'
 #' @inheritParams lle
-#' @param k Neighbourhood size (including the point itself when
-#'   `include_self = TRUE`, as Zhang & Zha's code; scikit-learn's LTSA uses
-#'   `k` neighbours besides the point, i.e. `include_self = FALSE`).
-#' @param include_self Whether the neighbourhood of \eqn{x_i} counts \eqn{x_i}
-#'   among its `k` points.
+#' @param k Neighbourhood size: with `include_self = TRUE` (Zhang & Zha's
+#'   code) the neighbourhood of \eqn{x_i} is \eqn{x_i} and its `k - 1`
+#'   nearest neighbours; with `include_self = FALSE` (scikit-learn) it is the
+#'   `k` nearest other points, without \eqn{x_i}.
+#' @param include_self Whether the neighbourhood of \eqn{x_i} contains
+#'   \eqn{x_i} itself (see `k`).
 #' @param reg Regulariser of the reconstruction weights used by `predict()`.
 #' @return A `manifold_fit` of subclass `manifold_ltsa`, with the training
 #'   data (`X_train`), `k`, `include_self`, `reg`, the eigenvalues (the

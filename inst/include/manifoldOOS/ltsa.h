@@ -22,11 +22,14 @@ struct ltsa_alignment {
   long n_rank_deficient = 0;  // neighbourhoods whose q-th singular value < 1e-10 x the first
 };
 
-// nbhd: n x k, 0-based row indices of X, no repeated index within a row.
+// nbhd: one neighbourhood per row (normally n of them), 0-based row indices
+// of X, no repeated index within a row. B is nrow(X) x nrow(X).
 inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<int>& nbhd, int q,
                                             int n_threads = 0) {
   const long n = nbhd.n_rows, k = nbhd.n_cols, p = X.n_cols;
   if (q < 1 || q >= k) throw input_error("`k` must exceed `ndim`");
+  if (nbhd.n_elem > 0 && (nbhd.min() < 0 || nbhd.max() >= int(X.n_rows)))
+    throw input_error("neighbourhood index out of range");
   const long kk = k * k;
   std::vector<Eigen::Triplet<double>> trips(static_cast<size_t>(n) * kk);
   long deficient = 0;
@@ -76,7 +79,7 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
   flag.rethrow_if_stopped();
   if (failed) throw convergence_error("a local eigendecomposition failed in LTSA");
   ltsa_alignment out;
-  out.B = sparse_from_triplets(n, trips);
+  out.B = sparse_from_triplets(X.n_rows, trips);
   out.n_rank_deficient = deficient;
   return out;
 }
