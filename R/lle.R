@@ -13,16 +13,19 @@
 #'
 #' **Eigen-solver.** `eigen_solver = "auto"` uses dense LAPACK up to
 #' `getOption("manifoldOOS.dense_max_n", 2000)` points and a sparse
-#' shift-invert Lanczos solver above (shift \eqn{-10^{-6}\,\mathrm{tr}(M)/n},
-#' never 0: \eqn{M} is exactly singular). `"dense"` and `"sparse"` force a
+#' shift-invert Lanczos solver above (shift \eqn{-10^{-10}\,\mathrm{tr}(M)/n},
+#' never 0: \eqn{M} is exactly singular; the shift is that small because the
+#' bottom eigenvalues of \eqn{M} are tiny and clustered for large `n`). `"dense"` and `"sparse"` force a
 #' path; both give the same embedding up to rounding (up to a rotation inside
 #' degenerate eigenspaces).
 #'
 #' **Trivial vector.** The constant eigenvector is dropped only after checking
-#' that it is one (spec rule: eigenvalue below \eqn{10^{-9}\,\mathrm{tr}(M)/n}
-#' and direction within \eqn{10^{-6}} of the constant). When several
-#' eigenvalues are that small — which is what exactly flat data give as
-#' `reg` tends to 0 — the constant direction is projected out of their span.
+#' that it is one (eigenvalue below \eqn{10^{-13}\,\mathrm{tr}(M)/n} and
+#' direction within \eqn{10^{-6}} of the constant). When several eigenvalues
+#' are that small — which is what exactly flat data give as `reg` tends to 0 —
+#' or the solver mixes the constant with a nearly degenerate neighbour, the
+#' constant direction is projected out of the span of the bottom
+#' eigenvectors.
 #' More than `ndim + 1` null eigenvalues means the embedding is undetermined
 #' and is an error.
 #'
@@ -88,7 +91,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
     nb <- local_neighbours(X, k)
     n_dup <- count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "LLE")
-    core(.mo_lle_fit(X, nb$idx, reg, ndim, spectral_eig_opts(eigen_solver), threads))
+    core(.mo_lle_fit(X, nb$idx, reg, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
   })
   m <- res$value
   Y <- apply_scaling(m$Y, scaling)
@@ -148,8 +151,14 @@ warn_duplicates <- function(n_dup, method) {
   }
 }
 
-spectral_eig_opts <- function(eigen_solver) {
-  eig_opts(method = switch(eigen_solver, auto = "auto", dense = "dense", sparse = "iterative"))
+# Eigen-solver options. LLE's M and LTSA's B have tiny, clustered bottom
+# eigenvalues that shrink with n (about 1e-12 ... 1e-10 at n = 50,000 on a
+# Swiss roll): they use a shift of -1e-10 tr/n (never 0; far above rounding
+# level), which keeps the shift-inverted eigenvalues well separated. Graph
+# Laplacians use the adapter's default shift (-1e-6 tr/n).
+spectral_eig_opts <- function(eigen_solver, shift_eps = 1e-6) {
+  eig_opts(method = switch(eigen_solver, auto = "auto", dense = "dense", sparse = "iterative"),
+           shift_eps = shift_eps)
 }
 
 apply_scaling <- function(Y, scaling) {

@@ -21,8 +21,8 @@
 #' (default) returns a training point's own coordinates for an identical new
 #' point.
 #'
-#' **Bad input.** `k` must exceed `ndim` (a warning is given when
-#' `k < ndim + 2`); a disconnected neighbourhood graph is an error naming the
+#' **Bad input.** `k` must be at least `ndim + 2` (smaller neighbourhoods
+#' make the alignment matrix zero); a disconnected neighbourhood graph is an error naming the
 #' smallest `k` that connects it; duplicated rows are kept with a warning, and
 #' neighbourhoods whose `ndim`-th local singular value is below
 #' \eqn{10^{-10}} times the first are counted and reported with a warning.
@@ -55,11 +55,11 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
   ndim <- check_ndim(ndim, n - 2L)
   include_self <- check_flag(include_self, "include_self")
   k <- check_k(k, if (include_self) n + 1L else n, min = if (include_self) 2L else 1L)
-  if (k <= ndim) {
-    abort_input("k", sprintf("must exceed `ndim` (%d); got %d.", ndim, k))
-  }
   if (k < ndim + 2L) {
-    warn_mo(sprintf("`k` = %d is small for `ndim` = %d (at least ndim + 2 is advisable).", k, ndim))
+    # a neighbourhood of ndim + 1 points is fitted exactly by its tangent
+    # coordinates: every local block I - G G' is 0 and so is the alignment matrix
+    abort_input("k", sprintf(paste0("must be at least ndim + 2 = %d (a neighbourhood of ndim + 1 points ",
+                                    "carries no alignment information); got %d."), ndim + 2L, k))
   }
   reg <- check_number(reg, "reg", lower = 0)
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
@@ -71,7 +71,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
     warn_duplicates(n_dup, "LTSA")
     nbhd <- if (include_self) cbind(seq_len(n), nb$idx) else nb$idx
     storage.mode(nbhd) <- "integer"
-    core(.mo_ltsa_fit(X, nbhd, ndim, spectral_eig_opts(eigen_solver), threads))
+    core(.mo_ltsa_fit(X, nbhd, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
   })
   m <- res$value
   if (m$n_rank_deficient > 0) {

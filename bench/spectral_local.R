@@ -32,6 +32,15 @@ local({
   add("LLE fit n=5000", "manifoldOOS", bench_time(lle(X, 2, k = k), reps = 3L))
   add("LE fit n=5000", "manifoldOOS", bench_time(laplacian_eigenmaps(X, 2, k = k), reps = 3L))
   add("LTSA fit n=5000", "manifoldOOS", bench_time(ltsa(X, 2, k = k), reps = 3L))
+  # Peers. Rdimtools has do.lle / do.lapeig / do.ltsa; dimRed dropped "LLE"
+  # and "LaplacianEigenmaps" in 0.2.7 (their backends were archived) but keeps
+  # "HLLE", the nearest relative of LLE/LTSA, reported for orientation only;
+  # vegan has none of these methods.
+  peer_methods <- function(pkg) {
+    if (!have(pkg)) return(character(0))
+    if (pkg == "dimRed") return(dimRed::dimRedMethodList())
+    character(0)
+  }
   if (have("Rdimtools")) {
     add("LLE fit n=5000", "Rdimtools::do.lle",
         once(suppressMessages(Rdimtools::do.lle(X, ndim = 2, type = c("knn", k)))))
@@ -42,14 +51,18 @@ local({
   } else {
     message("  Rdimtools not installed: skipped")
   }
-  if (have("dimRed")) {
-    add("LLE fit n=5000", "dimRed LLE",
-        once(suppressMessages(dimRed::embed(X, "LLE", knn = k, ndim = 2, .mute = c("message", "output")))))
-    add("LE fit n=5000", "dimRed LaplacianEigenmaps",
-        once(suppressMessages(dimRed::embed(X, "LaplacianEigenmaps", knn = k, ndim = 2,
-                                            .mute = c("message", "output")))))
-  } else {
-    message("  dimRed not installed: skipped")
+  dm <- peer_methods("dimRed")
+  for (pm in intersect(c("LLE", "LaplacianEigenmaps"), dm)) {
+    case <- if (pm == "LLE") "LLE fit n=5000" else "LE fit n=5000"
+    add(case, paste("dimRed", pm),
+        once(suppressMessages(dimRed::embed(X, pm, knn = k, ndim = 2, .mute = c("message", "output")))))
+  }
+  if ("HLLE" %in% dm) {
+    add("LTSA fit n=5000", "dimRed HLLE (nearest relative, not LTSA)",
+        once(suppressMessages(dimRed::embed(X, "HLLE", knn = k, ndim = 2, .mute = c("message", "output")))))
+  }
+  if (have("dimRed") && !any(c("LLE", "LaplacianEigenmaps") %in% dm)) {
+    message(sprintf("  dimRed %s offers neither LLE nor LaplacianEigenmaps", packageVersion("dimRed")))
   }
   cat("Fits, Swiss roll n = 5000, k = 10, 2-D (ratio = peer / manifoldOOS; vegan has no LLE/LE/LTSA)\n")
   bench_report(do.call(rbind, rows))

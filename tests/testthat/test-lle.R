@@ -116,7 +116,6 @@ test_that("a new point on the plane is mapped to the affine image (reconstructio
 })
 
 test_that("Swiss roll n = 2000, k = 10: trustworthiness(10) >= 0.99", {
-  skip_on_cran()
   roll <- swiss_roll(2000, seed = 1)
   fit <- lle(roll$x, 2, k = 10, eigen_solver = "sparse")
   expect_gte(trustworthiness(roll$x, embedding(fit), k = 10), 0.99)

@@ -89,7 +89,6 @@ test_that("LTSA prediction: batch = rows, snap, saveRDS", {
 })
 
 test_that("Swiss roll n = 2000, k = 10: trustworthiness(10) >= 0.99", {
-  skip_on_cran()
   roll <- swiss_roll(2000, seed = 1)
   fit <- ltsa(roll$x, 2, k = 10, eigen_solver = "sparse")
   expect_gte(trustworthiness(roll$x, embedding(fit), k = 10), 0.99)
@@ -100,7 +99,8 @@ test_that("bad input: k, disconnected graph, duplicates", {
   X <- matrix(rnorm(60), 20)
   expect_input_error(ltsa(X, 2, k = 21), "`k`")
   expect_input_error(ltsa(X, 2, k = 2), "`k`")
-  expect_warning(ltsa(swiss_roll(100, seed = 1)$x, 2, k = 3, include_self = FALSE), "small")
+  expect_input_error(ltsa(swiss_roll(100, seed = 1)$x, 2, k = 3, include_self = FALSE), "`k`")
+  expect_s3_class(ltsa(swiss_roll(100, seed = 1)$x, 2, k = 4, include_self = FALSE), "manifold_ltsa")
   expect_input_error(ltsa(X, 2, include_self = NA), "`include_self`")
   two <- rbind(matrix(rnorm(60), 30), matrix(rnorm(60), 30) + 100)
   err <- expect_input_error(ltsa(two, 2, k = 6), "`k`")
