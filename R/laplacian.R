@@ -1,0 +1,233 @@
+#' Laplacian eigenmaps
+#'
+#' Belkin & Niyogi's Laplacian eigenmaps on a neighbourhood graph with weights
+#' \eqn{W} (heat kernel \eqn{\exp(-d_{ij}^2 / (2\sigma^2))} or binary),
+#' degrees \eqn{d_i = \sum_j W_{ij}} and \eqn{L = D - W}. Variants
+#' (`laplacian =`):
+#' * `"generalized"` (default, Belkin & Niyogi): \eqn{L z = \lambda D z},
+#'   columns scaled so that \eqn{z^\top D z = 1};
+#' * `"symmetric"` (Ng, Jordan & Weiss; Bengio et al.'s spectral-clustering
+#'   embedding): \eqn{L_{sym} v = \lambda v} with
+#'   \eqn{L_{sym} = I - D^{-1/2} W D^{-1/2}}, unit-norm columns;
+#' * `"unnormalized"` (ratio cut): \eqn{L y = \lambda y}, unit-norm columns.
+#'
+#' The trivial eigenvector (\eqn{1}, or \eqn{D^{1/2} 1} for `"symmetric"`) is
+#' checked and dropped. The graph is built by [neighbour_graph()] with the
+#' `"or"` symmetrisation: `graph = "knn"` (default), `"eps"`
+#' (\eqn{\varepsilon}-ball, radius `eps`), or `"full"` (all pairs, dense;
+#' at most 5000 points). A disconnected graph is an error that names the
+#' smallest `k` (or `eps`) connecting it, unless `on_disconnected = "connect"`.
+#'
+#' Sparse graphs use dense LAPACK up to `getOption("manifoldOOS.dense_max_n",
+#' 2000)` points and a sparse shift-invert Lanczos solver (negative shift,
+#' never 0) above; `eigen_solver` forces a path. The full mesh is always
+#' solved densely.
+#'
+#' **Out-of-sample maps** (`predict(fit, newdata, method = )`). A new point
+#' \eqn{a} gets kernel weights \eqn{K(a, x_i)} over its neighbours among the
+#' training points — its `k` nearest (`"knn"`), those within `eps` (`"eps"`;
+#' the nearest one when none is), or all (`"full"`) — with the weight type and
+#' \eqn{\sigma} of the fit, and \eqn{d(a) = \sum_i K(a, x_i)}.
+#' * `"nystrom"` (default; Bengio et al. 2004): for `"generalized"`,
+#'   \eqn{z_k(a) = \frac{1}{\ell_k} \sum_i \frac{K(a, x_i)}{d(a)} z_{ik}} with
+#'   \eqn{\ell_k = 1 - \lambda_k}; for `"symmetric"`,
+#'   \eqn{v_k(a) = \frac{1}{\ell_k} \sum_i K(a, x_i) v_{ik} / \sqrt{d(a) d_i}};
+#'   for `"unnormalized"`, \eqn{y_k(a) = \sum_i K(a, x_i) y_{ik} / (d(a) - \lambda_k)}.
+#' * `"lvm"` (Laplacian eigenmaps latent variable model, Carreira-Perpiñán &
+#'   Lu 2007): the kernel-weighted average
+#'   \eqn{y(a) = \sum_i K(a, x_i) y_i / d(a)}. For `"generalized"` it equals the
+#'   Nyström map times \eqn{\ell_k} per column.
+#'
+#' *Reproduction property.* Each Nyström formula is the eigen-equation solved
+#' for one row: fed with the **training** kernel row of \eqn{x_j} (its row of
+#' \eqn{W}, no self-weight), it returns \eqn{y_j} exactly. Recomputing the row
+#' for \eqn{x_j} as a new point does not: the neighbour search now finds
+#' \eqn{x_j} itself at distance 0 (weight 1) and drops its `k`-th neighbour, so
+#' `predict(fit, X, snap = FALSE)` differs from the embedding. With
+#' `snap = TRUE` (default) a new point identical to a training point simply
+#' gets that point's coordinates.
+#'
+#' *Far points.* Heat weights are evaluated relative to the nearest
+#' neighbour inside the normalised ratios, so a point far from the data gets
+#' the finite limit of the map (the nearest neighbour's coordinates divided by
+#' \eqn{\ell_k} for `"generalized"`, the origin for `"symmetric"` and
+#' `"unnormalized"`) instead of `NaN`; such rows are flagged in the
+#' attribute `"far"` of the prediction.
+#'
+#' @inheritParams lle
+#' @param k Number of nearest neighbours (kNN graph, and the `k`-th neighbour
+#'   distance of `bandwidth = "median_knn"`).
+#' @param graph `"knn"`, `"eps"` or `"full"`.
+#' @param bandwidth Heat-kernel \eqn{\sigma}: a positive number or a rule of
+#'   [neighbour_graph()] (`"median_knn"`, default; `"mean_pairwise"`,
+#'   `"median_pairwise"`). Ignored for binary weights.
+#' @param weights `"heat"` (default) or `"binary"` (Belkin & Niyogi's
+#'   "simple-minded" weights).
+#' @param eps Radius of the \eqn{\varepsilon}-ball graph.
+#' @param laplacian Eigenproblem variant (see Details).
+#' @param on_disconnected `"error"` (default) or `"connect"` (join the
+#'   components by the edges of a minimum spanning tree over them, with a
+#'   warning; see [neighbour_graph()]).
+#' @return A `manifold_fit` of subclass `manifold_le`, with the training data
+#'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
+#'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees
+#'   (`degree`, for `"symmetric"` only), `n_duplicates` and `solver`.
+#' @seealso [manifold_fit], [neighbour_graph()], [graph_laplacian()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(600, seed = 1)
+#' fit <- laplacian_eigenmaps(roll$x[1:500, ], ndim = 2, k = 10)
+#' fit
+#' y_nys <- predict(fit, roll$x[501:600, ])
+#' y_lvm <- predict(fit, roll$x[501:600, ], method = "lvm")
+#' plot(fit, color = roll$color[1:500])
+laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "full"),
+                                bandwidth = "median_knn", weights = c("heat", "binary"),
+                                eps = NULL,
+                                laplacian = c("generalized", "symmetric", "unnormalized"),
+                                on_disconnected = c("error", "connect"),
+                                eigen_solver = c("auto", "dense", "sparse")) {
+  call <- match.call()
+  X <- as_data_matrix(X, "X", min_rows = 4L)
+  n <- nrow(X)
+  ndim <- check_ndim(ndim, n - 2L)
+  graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
+  weights <- check_choice(weights, c("heat", "binary"), "weights")
+  laplacian <- check_choice(laplacian, c("generalized", "symmetric", "unnormalized"), "laplacian")
+  on_disconnected <- check_choice(on_disconnected, c("error", "connect"), "on_disconnected")
+  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
+  heat <- weights == "heat"
+  rule <- NA_character_
+  if (heat) {
+    if (is.character(bandwidth)) {
+      rule <- check_choice(bandwidth, c("median_knn", "mean_pairwise", "median_pairwise"), "bandwidth")
+    } else {
+      bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
+      rule <- "user"
+    }
+  }
+  need_k <- graph == "knn" || identical(rule, "median_knn")
+  k <- if (need_k) check_k(k, n) else NA_integer_
+  if (graph == "eps") {
+    if (is.null(eps)) abort_input("eps", "must be given when graph = \"eps\".")
+    eps <- check_number(eps, "eps", lower = 0, lower_open = TRUE)
+  } else {
+    eps <- NA_real_
+  }
+  if (graph == "full") {
+    if (n > 5000L) abort_input("graph", sprintf("= \"full\" is limited to 5000 points (dense n x n weights); X has %d rows.", n))
+    if (eigen_solver == "sparse") abort_input("eigen_solver", "must be \"auto\" or \"dense\" for graph = \"full\".")
+  }
+  threads <- default_threads()
+  res <- timed({
+    if (graph == "full") {
+      nb <- if (need_k) knn(X, k, n_threads = threads) else NULL
+      sigma <- if (heat) graph_bandwidth(X, rule, bandwidth, nb, threads) else NA_real_
+      d1 <- if (!is.null(nb)) nb$dist else knn(X, 1L, n_threads = threads)$dist
+      n_dup <- count_duplicates(X, d1)
+      warn_duplicates(n_dup, "Laplacian eigenmaps")
+      m <- core(.mo_le_fit_full(X, if (heat) sigma else 1, !heat, laplacian, ndim))
+      added <- 0L
+    } else {
+      g <- neighbour_graph(X, k = if (need_k) k else 10L, type = graph, eps = if (graph == "eps") eps else NULL,
+                           symmetrize = "or", weights = weights,
+                           sigma = if (heat) bandwidth else "median_knn",
+                           on_disconnected = on_disconnected)
+      sigma <- if (heat) g$sigma else NA_real_
+      d1 <- if (graph == "knn") g$dist else knn(X, 1L, n_threads = threads)$dist
+      n_dup <- count_duplicates(X, d1)
+      warn_duplicates(n_dup, "Laplacian eigenmaps")
+      m <- core(.mo_le_fit_sparse(g$W, laplacian, ndim, spectral_eig_opts(eigen_solver)))
+      added <- nrow(g$added_edges)
+    }
+    m$sigma <- sigma
+    m$added <- added
+    m
+  })
+  m <- res$value
+  new_manifold_fit(
+    class = "manifold_le", method = "Laplacian eigenmaps", embedding = m$Y, X = X,
+    params = list(graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
+                  laplacian = laplacian),
+    eigenvalues = c(m$dropped, m$values),
+    oos_default = "nystrom", oos_available = c("nystrom", "lvm"),
+    fit_time = res$time, call = call,
+    X_train = X, graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
+    sigma_rule = rule, laplacian = laplacian,
+    degree = if (laplacian == "symmetric") m$degree else NULL,
+    n_duplicates = n_dup, added_edges = m$added, solver = solver_info(m)
+  )
+}
+
+#' @export
+predict_native.manifold_le <- function(object, x, method, snap = TRUE, ...) {
+  snap <- check_flag(snap, "snap")
+  threads <- default_threads()
+  Xt <- object$X_train
+  Y <- unname(object$embedding)
+  lambda <- object$eigenvalues[-1L]
+  degree <- if (is.null(object$degree)) numeric(0) else object$degree
+  binary <- object$weights == "binary"
+  sigma <- if (binary) 1 else object$sigma
+  nystrom <- method == "nystrom"
+  m <- nrow(x)
+  nn1 <- NULL
+  if (object$graph == "knn") {
+    nb <- knn(Xt, object$k, query = x, n_threads = threads)
+    nn1 <- list(idx = nb$idx[, 1L], dist = nb$dist[, 1L])
+    if (!nystrom && !binary) {
+      r <- core(.mo_lvm_average(Y, nb$idx, nb$dist, sigma))
+    } else {
+      k <- ncol(nb$idx)
+      r <- core(.mo_le_extend(Y, lambda, degree, seq(0, by = k, length.out = m + 1L),
+                              as.vector(t(nb$idx)), as.vector(t(nb$dist)),
+                              object$laplacian, nystrom, binary, sigma))
+    }
+  } else {
+    n1 <- knn(Xt, 1L, query = x, n_threads = threads)
+    nn1 <- list(idx = n1$idx[, 1L], dist = n1$dist[, 1L])
+    if (object$graph == "eps") {
+      rl <- radius_neighbors(Xt, object$eps, query = x, n_threads = threads)
+      ptr <- radius_ptr0(rl$ptr, m)
+      cnt <- diff(ptr)
+      empty <- cnt == 0L
+      if (any(empty)) {
+        # no training point within eps: use the nearest one (flagged as far)
+        idx_l <- split(rl$idx, rep.int(seq_len(m), cnt))
+        dist_l <- split(rl$dist, rep.int(seq_len(m), cnt))
+        ii <- vector("list", m)
+        dd <- vector("list", m)
+        ii[!empty] <- idx_l
+        dd[!empty] <- dist_l
+        ii[empty] <- as.list(nn1$idx[empty])
+        dd[empty] <- as.list(nn1$dist[empty])
+        cnt[empty] <- 1L
+        rl <- list(idx = unlist(ii), dist = unlist(dd))
+        ptr <- c(0L, cumsum(cnt))
+      }
+      r <- core(.mo_le_extend(Y, lambda, degree, as.numeric(ptr), as.integer(rl$idx),
+                              as.numeric(rl$dist), object$laplacian, nystrom, binary, sigma))
+      r$far <- r$far | empty
+    } else {
+      r <- core(.mo_le_extend_full(Xt, Y, lambda, degree, x, object$laplacian, nystrom,
+                                   binary, sigma))
+    }
+  }
+  y <- r$y
+  snapped <- rep(FALSE, m)
+  if (snap) {
+    snapped <- nn1$dist == 0
+    if (any(snapped)) y[snapped, ] <- Y[nn1$idx[snapped], , drop = FALSE]
+  }
+  finish_prediction(y, method, far = r$far & !snapped, snapped = snapped)
+}
+
+#' @export
+summary_extra.manifold_le <- function(object) {
+  s <- spectral_summary(object)
+  if (!is.null(object$added_edges) && object$added_edges > 0L) {
+    s <- structure(c(s, sprintf("edges added to connect the graph: %d", object$added_edges)),
+                   class = "mo_summary_lines")
+  }
+  s
+}

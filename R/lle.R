@@ -1,0 +1,207 @@
+#' Locally linear embedding
+#'
+#' Roweis & Saul's LLE. Every point is written as an affine combination of its
+#' `k` nearest neighbours with weights \eqn{w_i} minimising
+#' \eqn{\|x_i - \sum_j w_{ij} x_j\|^2} subject to \eqn{\sum_j w_{ij} = 1};
+#' the local Gram matrix \eqn{C} is always regularised as
+#' \eqn{C + \mathrm{reg}\,\mathrm{tr}(C) I} (or \eqn{C + \mathrm{reg}\, I} when
+#' \eqn{\mathrm{tr}(C) = 0}), which keeps the weights invariant to rotation,
+#' translation and uniform scaling of `X` and makes duplicated or collinear
+#' neighbours harmless. The embedding is given by the bottom eigenvectors of
+#' \eqn{M = (I - W)^\top (I - W)} after the constant vector (the exact null
+#' vector of \eqn{M}) is removed.
+#'
+#' **Eigen-solver.** `eigen_solver = "auto"` uses dense LAPACK up to
+#' `getOption("manifoldOOS.dense_max_n", 2000)` points and a sparse
+#' shift-invert Lanczos solver above (shift \eqn{-10^{-10}\,\mathrm{tr}(M)/n},
+#' never 0: \eqn{M} is exactly singular; the shift is that small because the
+#' bottom eigenvalues of \eqn{M} are tiny and clustered for large `n`). `"dense"` and `"sparse"` force a
+#' path; both give the same embedding up to rounding (up to a rotation inside
+#' degenerate eigenspaces).
+#'
+#' **Trivial vector.** The constant eigenvector is dropped only after checking
+#' that it is one (eigenvalue below \eqn{10^{-13}\,\mathrm{tr}(M)/n} and
+#' direction within \eqn{10^{-6}} of the constant). When several eigenvalues
+#' are that small — which is what exactly flat data give as `reg` tends to 0 —
+#' or the solver mixes the constant with a nearly degenerate neighbour, the
+#' constant direction is projected out of the span of the bottom
+#' eigenvectors.
+#' More than `ndim + 1` null eigenvalues means the embedding is undetermined
+#' and is an error.
+#'
+#' **Regulariser and flat data.** The regulariser biases the weights: on a
+#' noiseless plane the embedding is an affine image of the plane coordinates
+#' only for a small `reg` (relative affine-fit residual about 2e-4 at
+#' `reg = 1e-6`, but about 0.14 at the default `1e-3`).
+#'
+#' **Out-of-sample maps** (`predict(fit, newdata, method = )`):
+#' * `"reconstruction"` (default; Saul & Roweis 2003): the new point's
+#'   reconstruction weights \eqn{w(x)} over its `k` nearest training points
+#'   (same `reg`), then \eqn{y(x) = \sum_j w_j(x) y_j}.
+#' * `"nystrom"` (Bengio et al. 2004): the Nyström extension of the
+#'   eigenvectors of \eqn{\tilde M = I - M}, whose kernel row for a new point is
+#'   its reconstruction-weight vector:
+#'   \eqn{y_k(x) = \sum_j w_j(x) y_{jk} / (1 - \lambda_k)}. It differs from
+#'   `"reconstruction"` by the factor \eqn{1/(1 - \lambda_k)}, within about
+#'   \eqn{10^{-3}} of 1 for typical fits. (The constant in \eqn{\tilde M = cI - M}
+#'   is taken as \eqn{c = 1}; the original papers are not explicit about it.)
+#'
+#' Both accept `snap = TRUE` (default): a new point identical to a training
+#' point gets that point's coordinates exactly. Without snapping, training
+#' points are reproduced only approximately (their neighbour set now contains
+#' themselves).
+#'
+#' **Bad input.** A disconnected neighbourhood graph (its `"or"`
+#' symmetrisation) is an error that names the smallest `k` connecting it.
+#' Duplicated rows are kept with a warning (the regulariser keeps the local
+#' systems solvable); their number is stored as `n_duplicates`.
+#'
+#' @param X Training data: a numeric matrix or data frame, one row per point.
+#' @param ndim Embedding dimension.
+#' @param k Number of nearest neighbours.
+#' @param reg Regulariser of the local Gram matrices, relative to their trace.
+#' @param scaling Column scaling of the embedding: `"unit_norm"` (each column
+#'   has unit Euclidean norm, as scikit-learn) or `"unit_cov"` (columns scaled
+#'   by \eqn{\sqrt{n}}, so that \eqn{Y^\top Y / n = I}, as the original code).
+#' @param eigen_solver `"auto"`, `"dense"` or `"sparse"` (see Details).
+#' @return A `manifold_fit` of subclass `manifold_lle`, with the training data
+#'   (`X_train`), `k`, `reg`, the eigenvalues (the dropped trivial one first),
+#'   `n_duplicates` and `solver` (eigen-solver diagnostics).
+#' @seealso [manifold_fit] for the methods of the returned object, [ltsa()],
+#'   [laplacian_eigenmaps()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(600, seed = 1)
+#' fit <- lle(roll$x[1:500, ], ndim = 2, k = 10)
+#' fit
+#' y_new <- predict(fit, roll$x[501:600, ])
+#' plot(fit, color = roll$color[1:500])
+lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_cov"),
+                eigen_solver = c("auto", "dense", "sparse")) {
+  call <- match.call()
+  X <- as_data_matrix(X, "X", min_rows = 4L)
+  n <- nrow(X)
+  ndim <- check_ndim(ndim, n - 2L)
+  k <- check_k(k, n)
+  reg <- check_number(reg, "reg", lower = 0)
+  scaling <- check_choice(scaling, c("unit_norm", "unit_cov"), "scaling")
+  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
+  threads <- default_threads()
+  res <- timed({
+    nb <- local_neighbours(X, k)
+    n_dup <- count_duplicates(X, nb$dist)
+    warn_duplicates(n_dup, "LLE")
+    core(.mo_lle_fit(X, nb$idx, reg, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+  })
+  m <- res$value
+  Y <- apply_scaling(m$Y, scaling)
+  new_manifold_fit(
+    class = "manifold_lle", method = "LLE", embedding = Y, X = X,
+    params = list(k = k, reg = reg, scaling = scaling),
+    eigenvalues = c(m$dropped, m$values),
+    oos_default = "reconstruction", oos_available = c("reconstruction", "nystrom"),
+    fit_time = res$time, call = call,
+    X_train = X, k = k, reg = reg, scaling = scaling, n_duplicates = n_dup,
+    solver = solver_info(m)
+  )
+}
+
+#' @export
+predict_native.manifold_lle <- function(object, x, method, snap = TRUE, ...) {
+  snap <- check_flag(snap, "snap")
+  out <- predict_reconstruction(object, x, object$reg, snap)
+  if (method == "nystrom") {
+    ell <- 1 - object$eigenvalues[-1L]
+    keep <- out$snapped
+    y <- sweep(out$y, 2L, ell, "/")
+    y[keep, ] <- out$y[keep, ]
+    out$y <- y
+  }
+  finish_prediction(out$y, method, snapped = out$snapped)
+}
+
+#' @export
+summary_extra.manifold_lle <- function(object) spectral_summary(object)
+
+# ---- helpers shared by lle(), ltsa() and laplacian_eigenmaps() ----------------
+
+# Self-kNN lists of X with the connectivity check of spec A.7 (the "or"
+# symmetrisation of the kNN relation must be connected; the error names the
+# smallest k that connects it).
+local_neighbours <- function(X, k) {
+  g <- neighbour_graph(X, k = k, symmetrize = "none", weights = "binary",
+                       on_disconnected = "error")
+  list(idx = g$idx, dist = g$dist)
+}
+
+# Number of surplus copies of duplicated rows (n minus the number of distinct
+# rows), using the kNN distances to look only at rows that have a twin.
+count_duplicates <- function(X, dist1) {
+  twin <- which(dist1[, 1L] == 0)
+  if (!length(twin)) return(0L)
+  sum(duplicated(X[twin, , drop = FALSE]))
+}
+
+warn_duplicates <- function(n_dup, method) {
+  if (n_dup > 0L) {
+    warn_mo(sprintf(paste0("`X` has %d duplicated row%s; they are kept (%s treats copies as ",
+                           "distinct points at distance 0)."),
+                    n_dup, if (n_dup == 1L) "" else "s", method),
+            class = "manifoldOOS_duplicates_warning")
+  }
+}
+
+# Eigen-solver options. LLE's M and LTSA's B have tiny, clustered bottom
+# eigenvalues that shrink with n (about 1e-12 ... 1e-10 at n = 50,000 on a
+# Swiss roll): they use a shift of -1e-10 tr/n (never 0; far above rounding
+# level), which keeps the shift-inverted eigenvalues well separated. Graph
+# Laplacians use the adapter's default shift (-1e-6 tr/n).
+spectral_eig_opts <- function(eigen_solver, shift_eps = 1e-6) {
+  eig_opts(method = switch(eigen_solver, auto = "auto", dense = "dense", sparse = "iterative"),
+           shift_eps = shift_eps)
+}
+
+apply_scaling <- function(Y, scaling) {
+  if (identical(scaling, "unit_cov")) Y * sqrt(nrow(Y)) else Y
+}
+
+solver_info <- function(m) {
+  list(method = m$method, residual = m$residual, note = m$note,
+       n_null = if (is.null(m$n_null)) NA_integer_ else as.integer(m$n_null))
+}
+
+spectral_summary <- function(object) {
+  s <- object$solver
+  lines <- c(sprintf("eigen-solver: %s (relative residual %s)", s$method,
+                     if (is.finite(s$residual) && s$residual >= 0) format(signif(s$residual, 3)) else "n/a"))
+  if (!is.null(s$note) && nzchar(s$note)) lines <- c(lines, paste("note:", s$note))
+  if (!is.null(object$n_duplicates) && object$n_duplicates > 0L) {
+    lines <- c(lines, sprintf("duplicated rows: %d", object$n_duplicates))
+  }
+  structure(lines, class = "mo_summary_lines")
+}
+
+#' @export
+print.mo_summary_lines <- function(x, ...) {
+  cat(paste0("  ", x, collapse = "\n"), "\n", sep = "")
+  invisible(x)
+}
+
+# Reconstruction-weight map (spec C.3) for a fit storing X_train, k and its
+# embedding. Returns list(y, snapped).
+predict_reconstruction <- function(object, x, reg, snap) {
+  threads <- default_threads()
+  nb <- knn(object$X_train, object$k, query = x, n_threads = threads)
+  snap_dist <- if (snap) nb$dist else matrix(0, 0, 0)
+  W <- core(.mo_reconstruction_weights(object$X_train, x, nb$idx, reg, snap_dist, threads))
+  y <- core(.mo_reconstruct_embedding(unname(object$embedding), nb$idx, W))
+  list(y = y, snapped = if (snap) nb$dist[, 1L] == 0 else rep(FALSE, nrow(x)))
+}
+
+finish_prediction <- function(y, method, far = NULL, snapped = NULL) {
+  y <- as.matrix(y)
+  attr(y, "oos") <- method
+  if (!is.null(far)) attr(y, "far") <- as.logical(far)
+  if (!is.null(snapped)) attr(y, "snapped") <- as.logical(snapped)
+  y
+}

@@ -1,0 +1,155 @@
+# LLE (spec B.6) and its out-of-sample maps (spec C.1, C.3).
+
+flat_plane <- function(n = 600, seed = 11) {
+  set.seed(seed)
+  Z <- cbind(runif(n), runif(n))
+  R <- qr.Q(qr(matrix(rnorm(9), 3)))
+  list(X = Z %*% t(R[, 1:2]) + matrix(c(1, -2, 0.5), n, 3, byrow = TRUE), Z = Z)
+}
+
+# Relative residual of the best affine fit of Y from Z: min ||Y - [1 Z] B|| / ||Y - mean||.
+affine_residual <- function(Y, Z) {
+  A <- cbind(1, Z)
+  r <- Y - A %*% qr.solve(A, Y)
+  sqrt(sum(r^2) / sum(scale(Y, scale = FALSE)^2))
+}
+
+test_that("LLE recovers a rotated plane up to an affine map with a tiny regulariser", {
+  P <- flat_plane()
+  fit <- lle(P$X, ndim = 2, k = 10, reg = 1e-6)
+  Y <- embedding(fit)
+  expect_lt(affine_residual(Y, P$Z), 1e-3)
+  # and the embedding columns are orthonormal and orthogonal to the constant
+  expect_equal(crossprod(Y), diag(2), tolerance = 1e-8, ignore_attr = TRUE)
+  expect_lt(max(abs(colSums(Y))), 1e-8)
+  # the default regulariser biases the map (spec B.6: residual ~0.1)
+  fit3 <- lle(P$X, ndim = 2, k = 10)
+  expect_gt(affine_residual(embedding(fit3), P$Z), 1e-2)
+})
+
+test_that("LLE embedding solves the eigenproblem of M = (I - W)'(I - W)", {
+  set.seed(2)
+  roll <- swiss_roll(300, seed = 2)
+  X <- roll$x
+  fit <- lle(X, ndim = 2, k = 8)
+  nb <- knn(X, 8)
+  W <- manifoldOOS:::.mo_reconstruction_weights(X, X, nb$idx, 1e-3, matrix(0, 0, 0), 1L)
+  expect_equal(rowSums(W), rep(1, 300), tolerance = 1e-12)
+  Wm <- matrix(0, 300, 300)
+  Wm[cbind(rep(1:300, 8), as.vector(nb$idx))] <- as.vector(W)
+  M <- crossprod(diag(300) - Wm)
+  ev <- eigen(M, symmetric = TRUE)
+  ref <- ev$vectors[, 299:298]
+  expect_lt(max_principal_angle(embedding(fit), ref), 1e-6)
+  expect_equal(fit$eigenvalues, rev(ev$values)[1:3], tolerance = 1e-8)
+  Y <- embedding(fit)
+  expect_lt(max(abs(M %*% Y - Y %*% diag(fit$eigenvalues[-1]))), 1e-9)
+  # sign convention: largest |entry| positive
+  expect_true(all(apply(Y, 2, function(v) v[which.max(abs(v))] > 0)))
+  # unit_cov scaling
+  fc <- lle(X, ndim = 2, k = 8, scaling = "unit_cov")
+  expect_equal(crossprod(embedding(fc)) / 300, diag(2), tolerance = 1e-8, ignore_attr = TRUE)
+})
+
+test_that("LLE is invariant to rotation, translation and scaling of X", {
+  roll <- swiss_roll(250, seed = 4)
+  X <- roll$x
+  set.seed(4)
+  R <- qr.Q(qr(matrix(rnorm(9), 3)))
+  X2 <- 3.7 * X %*% R + matrix(c(5, -1, 2), nrow(X), 3, byrow = TRUE)
+  f1 <- lle(X, 2, k = 9)
+  f2 <- lle(X2, 2, k = 9)
+  expect_lt(max_principal_angle(embedding(f1), embedding(f2)), 1e-6)
+  expect_equal(f1$eigenvalues, f2$eigenvalues, tolerance = 1e-6)
+})
+
+test_that("dense and sparse eigen-solver paths agree (n = 500)", {
+  roll <- swiss_roll(500, seed = 5)
+  fd <- lle(roll$x, 2, k = 10, eigen_solver = "dense")
+  fs <- lle(roll$x, 2, k = 10, eigen_solver = "sparse")
+  expect_match(fs$solver$method, "spectra")
+  expect_match(fd$solver$method, "dense")
+  expect_lt(max_principal_angle(embedding(fd), embedding(fs)), 1e-6)
+  expect_equal(fd$eigenvalues, fs$eigenvalues, tolerance = 1e-7)
+})
+
+test_that("LLE out-of-sample maps: snap, batch = rows, Nystrom factor, saveRDS", {
+  roll <- swiss_roll(500, seed = 6)
+  fit <- lle(roll$x[1:400, ], 2, k = 10)
+  new <- roll$x[401:500, ]
+  yb <- predict(fit, new)
+  yr <- t(vapply(1:100, function(i) predict(fit, new[i, , drop = FALSE]), numeric(2)))
+  expect_equal(unname(yb), unname(yr), tolerance = 1e-12, ignore_attr = TRUE)
+  # reconstruction rule = weights applied to the training embedding
+  nb <- knn(roll$x[1:400, ], 10, query = new)
+  W <- manifoldOOS:::.mo_reconstruction_weights(roll$x[1:400, ], new, nb$idx, 1e-3, matrix(0, 0, 0), 1L)
+  ref <- t(vapply(1:100, function(i) colSums(W[i, ] * embedding(fit)[nb$idx[i, ], ]), numeric(2)))
+  expect_equal(unname(yb), ref, tolerance = 1e-12, ignore_attr = TRUE)
+  # Nystrom = reconstruction / (1 - lambda_k)
+  yn <- predict(fit, new, method = "nystrom")
+  expect_equal(unname(yn), sweep(unname(yb), 2, 1 - fit$eigenvalues[-1], "/"),
+               tolerance = 1e-12, ignore_attr = TRUE)
+  # snap: training rows give the training embedding exactly; without snap only approximately
+  tr <- predict(fit, roll$x[1:400, ])
+  expect_identical(unname(tr[, 1:2]), unname(embedding(fit)), ignore_attr = TRUE)
+  expect_true(all(attr(tr, "snapped")))
+  trn <- predict(fit, roll$x[1:400, ], snap = FALSE)
+  expect_gt(max(abs(trn - embedding(fit))), 1e-8)
+  expect_lt(max(abs(trn - embedding(fit))), 0.5 * max(abs(embedding(fit))))
+  f <- tempfile(fileext = ".rds")
+  saveRDS(fit, f)
+  fit2 <- readRDS(f)
+  expect_identical(predict(fit2, new), yb)
+  expect_identical(predict(fit2, new, method = "nystrom"), yn)
+})
+
+test_that("a new point on the plane is mapped to the affine image (reconstruction rule)", {
+  P <- flat_plane(400, seed = 8)
+  fit <- ltsa(P$X, 2, k = 10, reg = 1e-10)  # exact affine image of the plane coordinates
+  set.seed(8)
+  zq <- matrix(runif(20, 0.2, 0.8), 10)
+  # the affine map plane coordinates -> ambient space, and plane -> embedding
+  Aff <- qr.solve(cbind(1, P$Z), P$X)
+  Xq <- cbind(1, zq) %*% Aff
+  B <- qr.solve(cbind(1, P$Z), embedding(fit))
+  expect_equal(unname(predict(fit, Xq)), cbind(1, zq) %*% B, tolerance = 1e-6, ignore_attr = TRUE)
+})
+
+test_that("Swiss roll n = 2000, k = 10: trustworthiness(10) >= 0.99", {
+  roll <- swiss_roll(2000, seed = 1)
+  fit <- lle(roll$x, 2, k = 10, eigen_solver = "sparse")
+  expect_gte(trustworthiness(roll$x, embedding(fit), k = 10), 0.99)
+})
+
+test_that("bad input: k too large, disconnected graph, duplicates, ndim", {
+  set.seed(9)
+  X <- matrix(rnorm(60), 20)
+  expect_input_error(lle(X, 2, k = 20), "`k`")
+  expect_input_error(lle(X, ndim = 19), "`ndim`")
+  expect_input_error(lle(X, 2, reg = -1), "`reg`")
+  expect_input_error(lle(X, 2, eigen_solver = "lanczos"), "`eigen_solver`")
+  Xna <- X
+  Xna[3, 2] <- NA
+  expect_input_error(lle(Xna, 2, k = 5), "`X`")
+  two <- rbind(matrix(rnorm(60), 30), matrix(rnorm(60), 30) + 100)
+  err <- expect_input_error(lle(two, 2, k = 5), "`k`")
+  expect_match(conditionMessage(err), "2 connected components")
+  # duplicated rows: kept with a warning, no crash, finite embedding
+  roll <- swiss_roll(200, seed = 3)
+  Xd <- rbind(roll$x, roll$x[1:10, ])
+  expect_warning(fd <- lle(Xd, 2, k = 8), class = "manifoldOOS_duplicates_warning")
+  expect_equal(fd$n_duplicates, 10L)
+  expect_true(all(is.finite(embedding(fd))))
+  # many copies of one point (local Gram exactly 0 after centring)
+  Xm <- rbind(roll$x, matrix(roll$x[1, ], 12, 3, byrow = TRUE))
+  fm <- suppressWarnings(tryCatch(lle(Xm, 2, k = 8), manifoldOOS_error = function(e) e))
+  expect_true(inherits(fm, "manifold_lle") || inherits(fm, "manifoldOOS_error"))
+  expect_input_error(predict(lle(roll$x, 2, k = 8), roll$x[, 1:2]), "`newdata`")
+})
+
+test_that("print and summary", {
+  roll <- swiss_roll(150, seed = 7)
+  fit <- lle(roll$x, 2, k = 8)
+  expect_output(print(fit), "LLE")
+  expect_output(print(summary(fit)), "eigen-solver")
+})
