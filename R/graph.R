@@ -216,9 +216,7 @@ graph_bandwidth <- function(X, rule, sigma, nb, threads) {
     if (!(ref > 0)) ref <- 2 * max(sqrt(rowSums(sweep(X, 2, colMeans(X))^2)))
     b <- core(.mo_bandwidth_median_knn(nb$dist, ref))
   } else {
-    n <- nrow(X)
-    rows <- if (n > 3000L) sort(sample.int(n, 3000L)) else seq_len(n)
-    s <- core(.mo_pairwise_summary(X[rows, , drop = FALSE], threads))
+    s <- pairwise_summary(X, threads)
     value <- if (rule == "mean_pairwise") s$mean else s$median
     b <- core(.mo_bandwidth_floor(value, s$max))
   }

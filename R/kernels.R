@@ -44,15 +44,20 @@ kernel_eval <- function(spec, A, B = NULL) {
                         spec$sigma, spec$gamma, spec$coef0, spec$degree))
 }
 
-# Median or mean of the pairwise Euclidean distances, on at most 3000 rows
-# (a deterministic, evenly spaced subsample keeps the user's RNG untouched).
-pairwise_scale <- function(X, rule = c("median_pairwise", "mean_pairwise"), max_rows = 3000L) {
-  rule <- match.arg(rule)
+# Summary (mean, median, max) of the pairwise Euclidean distances, on at most
+# `max_rows` rows (a deterministic, evenly spaced subsample, which keeps the
+# user's random number stream untouched).
+pairwise_summary <- function(X, n_threads = default_threads(), max_rows = 3000L) {
   n <- nrow(X)
   if (n > max_rows) X <- X[unique(round(seq(1, n, length.out = max_rows))), , drop = FALSE]
-  D2 <- core(.mo_sq_dist_cross(X, X))
-  d <- sqrt(D2[upper.tri(D2)])
-  v <- if (rule == "median_pairwise") stats::median(d) else mean(d)
+  core(.mo_pairwise_summary(X, n_threads))
+}
+
+# Median or mean pairwise distance as a kernel bandwidth.
+pairwise_scale <- function(X, rule = c("median_pairwise", "mean_pairwise")) {
+  rule <- match.arg(rule)
+  s <- pairwise_summary(X)
+  v <- if (rule == "median_pairwise") s$median else s$mean
   if (!(v > 0)) abort_input("X", "has all rows identical; a distance-based bandwidth cannot be chosen.")
   v
 }

@@ -2,6 +2,7 @@
 // connected components (spec A.7 "connect") and pairwise-distance summaries
 // for the bandwidth rules (spec A.5).
 #include <manifoldOOS/graph.h>
+#include <manifoldOOS/knn_impl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -22,14 +23,14 @@ std::vector<double> row_major(const double* X, int n, int p) {
   return out;
 }
 
-// Euclidean distance, coordinates summed in order.
+// Euclidean distance for searching (fast summation order); edges that are
+// kept get their canonical length (the one knn() returns).
 inline double point_dist(const double* a, const double* b, int p) {
-  double s = 0.0;
-  for (int l = 0; l < p; ++l) {
-    const double t = a[l] - b[l];
-    s += t * t;
-  }
-  return std::sqrt(s);
+  return std::sqrt(fast_sqdist(a, b, static_cast<std::size_t>(p)));
+}
+
+inline double canonical_dist(const double* a, const double* b, int p) {
+  return std::sqrt(canonical_sqdist(a, b, static_cast<std::size_t>(p)));
 }
 
 // Candidate edge ordered by (length, i, j) with i < j.
@@ -95,7 +96,9 @@ std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
         c.j = j;
       }
     }
-    edges.push_back(added_edge{c.i, c.j, c.d});
+    edges.push_back(added_edge{c.i, c.j,
+                               canonical_dist(P.data() + static_cast<std::size_t>(c.i) * p,
+                                              P.data() + static_cast<std::size_t>(c.j) * p, p)});
     next = in_tree[c.i] ? label[c.j] : label[c.i];
   }
   return edges;
@@ -143,7 +146,9 @@ std::vector<added_edge> connect_all_pairs(const std::vector<double>& P, int n, i
   for (int a = 0; a < c; ++a) {
     for (int b = a + 1; b < c; ++b) {
       const candidate& e = best[static_cast<std::size_t>(a) * c + b];
-      edges.push_back(added_edge{e.i, e.j, e.d});
+      edges.push_back(added_edge{e.i, e.j,
+                                 canonical_dist(P.data() + static_cast<std::size_t>(e.i) * p,
+                                                P.data() + static_cast<std::size_t>(e.j) * p, p)});
     }
   }
   return edges;

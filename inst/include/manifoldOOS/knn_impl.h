@@ -36,6 +36,27 @@ inline double canonical_sqdist(const double* a, const double* b, std::size_t p) 
   return s;
 }
 
+// Squared distance with four interleaved partial sums: several times faster
+// than canonical_sqdist in high dimension, but rounded differently. For
+// searches and summaries only; returned distances use canonical_sqdist.
+inline double fast_sqdist(const double* a, const double* b, std::size_t p) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  std::size_t l = 0;
+  for (; l + 4 <= p; l += 4) {
+    const double t0 = a[l] - b[l], t1 = a[l + 1] - b[l + 1];
+    const double t2 = a[l + 2] - b[l + 2], t3 = a[l + 3] - b[l + 3];
+    s0 += t0 * t0;
+    s1 += t1 * t1;
+    s2 += t2 * t2;
+    s3 += t3 * t3;
+  }
+  for (; l < p; ++l) {
+    const double t = a[l] - b[l];
+    s0 += t * t;
+  }
+  return (s0 + s1) + (s2 + s3);
+}
+
 // The rule used by knn_algorithm::automatic: kd-tree for low dimension and
 // enough training points, brute force otherwise.
 bool knn_prefer_kdtree(std::size_t n, std::size_t p);
