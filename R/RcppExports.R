@@ -101,6 +101,22 @@
     .Call(`_manifoldOOS_mo_knn_kernel`, kernel)
 }
 
+.mo_le_fit_sparse <- function(W, variant, q, opts) {
+    .Call(`_manifoldOOS_mo_le_fit_sparse`, W, variant, q, opts)
+}
+
+.mo_le_fit_full <- function(X, sigma, binary, variant, q) {
+    .Call(`_manifoldOOS_mo_le_fit_full`, X, sigma, binary, variant, q)
+}
+
+.mo_le_extend <- function(Y, lambda, degree, ptr, idx1, dist, variant, nystrom, binary, sigma) {
+    .Call(`_manifoldOOS_mo_le_extend`, Y, lambda, degree, ptr, idx1, dist, variant, nystrom, binary, sigma)
+}
+
+.mo_le_extend_full <- function(X, Y, lambda, degree, Q, variant, nystrom, binary, sigma) {
+    .Call(`_manifoldOOS_mo_le_extend_full`, X, Y, lambda, degree, Q, variant, nystrom, binary, sigma)
+}
+
 .mo_linear_projection <- function(Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig) {
     .Call(`_manifoldOOS_mo_linear_projection`, Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig)
 }
@@ -115,6 +131,18 @@
 
 .mo_kernel_ridge <- function(K, Y, delta, intercept) {
     .Call(`_manifoldOOS_mo_kernel_ridge`, K, Y, delta, intercept)
+}
+
+.mo_lle_fit <- function(X, idx1, reg, q, opts, n_threads) {
+    .Call(`_manifoldOOS_mo_lle_fit`, X, idx1, reg, q, opts, n_threads)
+}
+
+.mo_ltsa_fit <- function(X, nbhd1, q, opts, n_threads) {
+    .Call(`_manifoldOOS_mo_ltsa_fit`, X, nbhd1, q, opts, n_threads)
+}
+
+.mo_ltsa_alignment <- function(X, nbhd1, q) {
+    .Call(`_manifoldOOS_mo_ltsa_alignment`, X, nbhd1, q)
 }
 
 .mo_pca_fit <- function(X, ndim, scale) {

@@ -348,6 +348,74 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_le_fit_sparse
+Rcpp::List mo_le_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> W, std::string variant, int q, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_le_fit_sparse(SEXP WSEXP, SEXP variantSEXP, SEXP qSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type W(WSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_fit_sparse(W, variant, q, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_fit_full
+Rcpp::List mo_le_fit_full(const arma::mat& X, double sigma, bool binary, std::string variant, int q);
+RcppExport SEXP _manifoldOOS_mo_le_fit_full(SEXP XSEXP, SEXP sigmaSEXP, SEXP binarySEXP, SEXP variantSEXP, SEXP qSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_fit_full(X, sigma, binary, variant, q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_extend
+Rcpp::List mo_le_extend(const arma::mat& Y, const arma::vec& lambda, const arma::vec& degree, const Rcpp::NumericVector& ptr, const Rcpp::IntegerVector& idx1, const Rcpp::NumericVector& dist, std::string variant, bool nystrom, bool binary, double sigma);
+RcppExport SEXP _manifoldOOS_mo_le_extend(SEXP YSEXP, SEXP lambdaSEXP, SEXP degreeSEXP, SEXP ptrSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP variantSEXP, SEXP nystromSEXP, SEXP binarySEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ptr(ptrSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< bool >::type nystrom(nystromSEXP);
+    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_extend(Y, lambda, degree, ptr, idx1, dist, variant, nystrom, binary, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_extend_full
+Rcpp::List mo_le_extend_full(const arma::mat& X, const arma::mat& Y, const arma::vec& lambda, const arma::vec& degree, const arma::mat& Q, std::string variant, bool nystrom, bool binary, double sigma);
+RcppExport SEXP _manifoldOOS_mo_le_extend_full(SEXP XSEXP, SEXP YSEXP, SEXP lambdaSEXP, SEXP degreeSEXP, SEXP QSEXP, SEXP variantSEXP, SEXP nystromSEXP, SEXP binarySEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< bool >::type nystrom(nystromSEXP);
+    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_extend_full(X, Y, lambda, degree, Q, variant, nystrom, binary, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_linear_projection
 Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::SparseMatrix<double>> N, const arma::vec& b, std::string constraint, std::string which, int m, bool pca, bool force_pca, double ridge, double rank_tol, int dense_max, bool deflate, Rcpp::List eig);
 RcppExport SEXP _manifoldOOS_mo_linear_projection(SEXP XcSEXP, SEXP NSEXP, SEXP bSEXP, SEXP constraintSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP pcaSEXP, SEXP force_pcaSEXP, SEXP ridgeSEXP, SEXP rank_tolSEXP, SEXP dense_maxSEXP, SEXP deflateSEXP, SEXP eigSEXP) {
@@ -407,6 +475,50 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
     Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_kernel_ridge(K, Y, delta, intercept));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lle_fit
+Rcpp::List mo_lle_fit(const arma::mat& X, const arma::imat& idx1, double reg, int q, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_lle_fit(SEXP XSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< double >::type reg(regSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lle_fit(X, idx1, reg, q, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_ltsa_fit
+Rcpp::List mo_ltsa_fit(const arma::mat& X, const arma::imat& nbhd1, int q, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_ltsa_fit(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_ltsa_fit(X, nbhd1, q, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_ltsa_alignment
+Eigen::SparseMatrix<double> mo_ltsa_alignment(const arma::mat& X, const arma::imat& nbhd1, int q);
+RcppExport SEXP _manifoldOOS_mo_ltsa_alignment(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_ltsa_alignment(X, nbhd1, q));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -580,10 +692,17 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
+    {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
+    {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
+    {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
+    {"_manifoldOOS_mo_le_extend_full", (DL_FUNC) &_manifoldOOS_mo_le_extend_full, 9},
     {"_manifoldOOS_mo_linear_projection", (DL_FUNC) &_manifoldOOS_mo_linear_projection, 13},
     {"_manifoldOOS_mo_lle_cost_matrix", (DL_FUNC) &_manifoldOOS_mo_lle_cost_matrix, 2},
     {"_manifoldOOS_mo_ridge_coefficients", (DL_FUNC) &_manifoldOOS_mo_ridge_coefficients, 3},
     {"_manifoldOOS_mo_kernel_ridge", (DL_FUNC) &_manifoldOOS_mo_kernel_ridge, 4},
+    {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
+    {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
+    {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},
