@@ -601,13 +601,44 @@ struct admm_options {
   double alpha = 1.6;
 };
 
+inline bool admm_polish_support(const dictionary& B, const arma::mat& Bfull, const double* x,
+                                const double* z, double th, code_result& out, arma::vec& gwork);
+
 // Try to certify the soft-thresholded iterate z (M) for query x.
 inline bool admm_polish(const dictionary& B, const arma::mat& Bfull, const double* x,
                         const double* z, code_result& out, arma::vec& gwork) {
+  const uword M = B.M();
+  double zmax = 0.0;
+  for (uword j = 0; j < M; ++j) zmax = std::max(zmax, std::abs(z[j]));
+  // supports from the absolute threshold 1e-9 and from relative thresholds
+  // (slowly vanishing entries of z otherwise block the polish)
+  double last = -1.0;
+  for (double th : {1e-9, 1e-7 * zmax, 1e-5 * zmax, 1e-3 * zmax, 1e-2 * zmax}) {
+    th = std::max(th, 1e-9);
+    if (th == last) continue;
+    last = th;
+    if (admm_polish_support(B, Bfull, x, z, th, out, gwork)) return true;
+  }
+  // the D largest entries (a basic solution has at most D non-zeros)
+  const uword D = B.D();
+  std::vector<double> mags;
+  for (uword j = 0; j < M; ++j)
+    if (std::abs(z[j]) > 1e-9) mags.push_back(std::abs(z[j]));
+  if (mags.size() > D) {
+    std::nth_element(mags.begin(), mags.begin() + (D - 1), mags.end(), std::greater<double>());
+    const double th = mags[D - 1];
+    // strictly above the D-th largest minus a hair keeps exactly D entries (no ties)
+    if (admm_polish_support(B, Bfull, x, z, std::nextafter(th, 0.0), out, gwork)) return true;
+  }
+  return false;
+}
+
+inline bool admm_polish_support(const dictionary& B, const arma::mat& Bfull, const double* x,
+                                const double* z, double th, code_result& out, arma::vec& gwork) {
   const uword D = B.D(), M = B.M();
   std::vector<uword> S;
   for (uword j = 0; j < M; ++j)
-    if (std::abs(z[j]) > 1e-9) S.push_back(j);
+    if (std::abs(z[j]) > th) S.push_back(j);
   if (S.empty() || S.size() > D) return false;
   const uword s = S.size();
   arma::mat BS(D, s);
