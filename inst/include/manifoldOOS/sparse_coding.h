@@ -560,24 +560,26 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
     }
   }
   arma::mat V(D, wpad, arma::fill::zeros), G(N, wpad);
+  std::vector<uword> col(width);
   long iter = 0;
   while (true) {
-    bool any = false;
+    // live requests packed into the first columns; the block is padded to a
+    // multiple of 4 with zero columns
+    uword nl = 0;
     for (uword s = 0; s < width; ++s) {
-      if (live[s]) {
-        std::copy(slots[s].request(), slots[s].request() + D, V.colptr(s));
-        any = true;
-      } else {
-        V.col(s).zeros();
-      }
+      if (!live[s]) continue;
+      std::copy(slots[s].request(), slots[s].request() + D, V.colptr(nl));
+      col[s] = nl++;
     }
-    if (!any) break;
+    if (nl == 0) break;
+    const uword b = (nl + 3) / 4 * 4;
+    for (uword c = nl; c < b; ++c) V.col(c).zeros();
     if (flag.poll(iter++)) return;
-    B.correlate_block(V.memptr(), wpad, G.memptr());
+    B.correlate_block(V.memptr(), b, G.memptr());
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
       homotopy_state& st = slots[s];
-      st.receive(G.colptr(s));
+      st.receive(G.colptr(col[s]));
       if (st.status == 0) continue;
       if (st.status == 1 && st.out.certified) {
         sink(st.id(), st.out);
