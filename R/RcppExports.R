@@ -145,6 +145,34 @@
     .Call(`_manifoldOOS_mo_ltsa_alignment`, X, nbhd1, q)
 }
 
+.mo_goose <- function(X, Y, Q, idx1, dist, scale, variant, snap, n_threads) {
+    .Call(`_manifoldOOS_mo_goose`, X, Y, Q, idx1, dist, scale, variant, snap, n_threads)
+}
+
+.mo_linear_fit <- function(X, Y, intercept, ridge) {
+    .Call(`_manifoldOOS_mo_linear_fit`, X, Y, intercept, ridge)
+}
+
+.mo_linear_predict <- function(mu, ybar, A, Q) {
+    .Call(`_manifoldOOS_mo_linear_predict`, mu, ybar, A, Q)
+}
+
+.mo_rbf_network_fit <- function(X, Y, s, ridge) {
+    .Call(`_manifoldOOS_mo_rbf_network_fit`, X, Y, s, ridge)
+}
+
+.mo_krr_fit <- function(X, Y, type, sigma, gamma, coef0, degree, lambda) {
+    .Call(`_manifoldOOS_mo_krr_fit`, X, Y, type, sigma, gamma, coef0, degree, lambda)
+}
+
+.mo_krr_gcv <- function(X, Y, type, sigma, gamma, coef0, degree, grid) {
+    .Call(`_manifoldOOS_mo_krr_gcv`, X, Y, type, sigma, gamma, coef0, degree, grid)
+}
+
+.mo_kernel_map_predict <- function(X, C, ybar, Q, type, sigma, gamma, coef0, degree, n_threads) {
+    .Call(`_manifoldOOS_mo_kernel_map_predict`, X, C, ybar, Q, type, sigma, gamma, coef0, degree, n_threads)
+}
+
 .mo_pca_fit <- function(X, ndim, scale) {
     .Call(`_manifoldOOS_mo_pca_fit`, X, ndim, scale)
 }
@@ -183,5 +211,13 @@
 
 .mo_lvm_average <- function(Y, idx1, dist, sigma) {
     .Call(`_manifoldOOS_mo_lvm_average`, Y, idx1, dist, sigma)
+}
+
+.mo_l1_code <- function(X, E, Q, solver, maxit, width, n_threads) {
+    .Call(`_manifoldOOS_mo_l1_code`, X, E, Q, solver, maxit, width, n_threads)
+}
+
+.mo_sparse_oos <- function(X, E, Yemb, Q, solver, maxit, width, n_threads) {
+    .Call(`_manifoldOOS_mo_sparse_oos`, X, E, Yemb, Q, solver, maxit, width, n_threads)
 }
 

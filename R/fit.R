@@ -13,8 +13,17 @@
 #'   training columns. When the training data had column names, columns are
 #'   matched by name (and reordered); otherwise by position.
 #' @param method Out-of-sample rule. `NULL` uses the fit's default rule (see
-#'   `summary(fit)` for the available rules).
-#' @param ... Passed to the out-of-sample rule.
+#'   `summary(fit)` for the available rules). Besides each method's native
+#'   rules, every fit accepts the generic maps of [oos_map()]: `"goose"`,
+#'   `"sparse"`, `"lvm"`, `"reconstruction"`, `"linear"`, `"rbf"` and
+#'   `"krr"`. Unless the fit offers that rule natively, they are built from
+#'   the training data and [embedding()] of the fit on every call (nothing is
+#'   cached in the fit): pass the training data as `X`, or it is taken from
+#'   the fit when the fit stored it.
+#' @param X Training data, needed by the generic rules when the fit does not
+#'   store it (the same rows and columns as used for fitting).
+#' @param ... Passed to the out-of-sample rule (for the generic rules: the
+#'   arguments of [oos_map()], such as `k`).
 #' @return `predict()` returns a numeric matrix with one row per row of
 #'   `newdata` (row names carried over) and one column per embedding
 #'   dimension. The same row gets the same coordinates whether it is
@@ -27,6 +36,8 @@
 #' summary(fit)
 #' head(predict(fit, roll$x[201:300, ]))
 #' head(embedding(fit))
+#' # any generic out-of-sample rule, given the training data
+#' head(predict(fit, roll$x[201:300, ], method = "goose", X = roll$x[1:200, ]))
 NULL
 
 new_manifold_fit <- function(class, method, embedding, X, params = list(),
@@ -71,11 +82,15 @@ embedding.manifold_fit <- function(object, ...) object$embedding
 
 #' @rdname manifold_fit
 #' @export
-predict.manifold_fit <- function(object, newdata, method = NULL, ...) {
+predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL) {
   if (missing(newdata) || is.null(newdata)) return(object$embedding)
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   method <- resolve_oos_method(object, method)
-  y <- predict_native(object, x, method = method, ...)
+  y <- if (method %in% object$oos$available) {
+    predict_native(object, x, method = method, ...)
+  } else {
+    predict_generic(object, x, method, X, ...)
+  }
   y <- as.matrix(y)
   dimnames(y) <- list(rownames(x), colnames(object$embedding))
   y
@@ -84,7 +99,26 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ...) {
 resolve_oos_method <- function(object, method) {
   avail <- object$oos$available
   if (is.null(method)) return(object$oos$default)
-  check_choice(method, avail, "method")
+  check_choice(method, c(avail, setdiff(oos_map_methods, avail)), "method")
+}
+
+# A generic map (oos_map) built from the training data and the fit's
+# embedding; nothing is cached in the fit.
+predict_generic <- function(object, x, method, X = NULL, ...) {
+  if (is.null(X)) X <- object$X
+  if (is.null(X)) {
+    abort_input("X", sprintf(
+      "(the training data) is needed for method = \"%s\": this %s fit does not store it; call predict(fit, newdata, method = \"%s\", X = X_train).",
+      method, object$method, method))
+  }
+  X <- check_newdata(X, object$feature_names, object$n_features, arg = "X")
+  if (nrow(X) != object$n) {
+    abort_input("X", sprintf("must be the training data (%d rows); it has %d.", object$n, nrow(X)))
+  }
+  map <- oos_map(X, object$embedding, method = method, ...)
+  y <- predict(map, x)
+  attributes(y)[c("fallback", "certified")] <- NULL
+  y
 }
 
 # Internal generic: each method class implements its native rules.

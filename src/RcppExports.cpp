@@ -522,6 +522,123 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_goose
+arma::mat mo_goose(const arma::mat& X, const arma::mat& Y, const arma::mat& Q, const arma::imat& idx1, const arma::mat& dist, std::string scale, std::string variant, bool snap, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_goose(SEXP XSEXP, SEXP YSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP scaleSEXP, SEXP variantSEXP, SEXP snapSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< std::string >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_goose(X, Y, Q, idx1, dist, scale, variant, snap, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_linear_fit
+Rcpp::List mo_linear_fit(const arma::mat& X, const arma::mat& Y, bool intercept, double ridge);
+RcppExport SEXP _manifoldOOS_mo_linear_fit(SEXP XSEXP, SEXP YSEXP, SEXP interceptSEXP, SEXP ridgeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_linear_fit(X, Y, intercept, ridge));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_linear_predict
+arma::mat mo_linear_predict(const arma::rowvec& mu, const arma::rowvec& ybar, const arma::mat& A, const arma::mat& Q);
+RcppExport SEXP _manifoldOOS_mo_linear_predict(SEXP muSEXP, SEXP ybarSEXP, SEXP ASEXP, SEXP QSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type ybar(ybarSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_linear_predict(mu, ybar, A, Q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_rbf_network_fit
+Rcpp::List mo_rbf_network_fit(const arma::mat& X, const arma::mat& Y, double s, double ridge);
+RcppExport SEXP _manifoldOOS_mo_rbf_network_fit(SEXP XSEXP, SEXP YSEXP, SEXP sSEXP, SEXP ridgeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_rbf_network_fit(X, Y, s, ridge));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_krr_fit
+Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, double sigma, double gamma, double coef0, double degree, double lambda);
+RcppExport SEXP _manifoldOOS_mo_krr_fit(SEXP XSEXP, SEXP YSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_krr_fit(X, Y, type, sigma, gamma, coef0, degree, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_krr_gcv
+arma::vec mo_krr_gcv(const arma::mat& X, const arma::mat& Y, std::string type, double sigma, double gamma, double coef0, double degree, const arma::vec& grid);
+RcppExport SEXP _manifoldOOS_mo_krr_gcv(SEXP XSEXP, SEXP YSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP gridSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type grid(gridSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_krr_gcv(X, Y, type, sigma, gamma, coef0, degree, grid));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_kernel_map_predict
+arma::mat mo_kernel_map_predict(const arma::mat& X, const arma::mat& C, const arma::rowvec& ybar, const arma::mat& Q, std::string type, double sigma, double gamma, double coef0, double degree, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_kernel_map_predict(SEXP XSEXP, SEXP CSEXP, SEXP ybarSEXP, SEXP QSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type C(CSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type ybar(ybarSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kernel_map_predict(X, C, ybar, Q, type, sigma, gamma, coef0, degree, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_pca_fit
 Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
 RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
@@ -665,6 +782,41 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_l1_code
+Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_l1_code(SEXP XSEXP, SEXP ESEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type E(ESEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< int >::type width(widthSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_l1_code(X, E, Q, solver, maxit, width, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sparse_oos
+Rcpp::List mo_sparse_oos(const arma::mat& X, const arma::mat& E, const arma::mat& Yemb, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_sparse_oos(SEXP XSEXP, SEXP ESEXP, SEXP YembSEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type E(ESEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Yemb(YembSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< int >::type width(widthSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sparse_oos(X, E, Yemb, Q, solver, maxit, width, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_eigs_dense", (DL_FUNC) &_manifoldOOS_mo_eigs_dense, 3},
@@ -703,6 +855,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
+    {"_manifoldOOS_mo_goose", (DL_FUNC) &_manifoldOOS_mo_goose, 9},
+    {"_manifoldOOS_mo_linear_fit", (DL_FUNC) &_manifoldOOS_mo_linear_fit, 4},
+    {"_manifoldOOS_mo_linear_predict", (DL_FUNC) &_manifoldOOS_mo_linear_predict, 4},
+    {"_manifoldOOS_mo_rbf_network_fit", (DL_FUNC) &_manifoldOOS_mo_rbf_network_fit, 4},
+    {"_manifoldOOS_mo_krr_fit", (DL_FUNC) &_manifoldOOS_mo_krr_fit, 8},
+    {"_manifoldOOS_mo_krr_gcv", (DL_FUNC) &_manifoldOOS_mo_krr_gcv, 8},
+    {"_manifoldOOS_mo_kernel_map_predict", (DL_FUNC) &_manifoldOOS_mo_kernel_map_predict, 10},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},
@@ -713,6 +872,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
+    {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 7},
+    {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
     {NULL, NULL, 0}
 };
 

@@ -1,0 +1,330 @@
+# Out-of-sample maps for any embedding: GOoSE, sparse coding, LVM,
+# reconstruction weights, linearization, RBF network, kernel ridge regression.
+
+oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf", "krr")
+
+#' Out-of-sample maps for any embedding
+#'
+#' Builds a map that places new observations on a given embedding `Y` of the
+#' training rows `X`, whatever method produced `Y` (t-SNE, UMAP, a fitted
+#' `manifold_fit`, coordinates from elsewhere). [predict()] applies it to new
+#' rows. Every rule treats each new point independently, so batch
+#' predictions equal row-by-row predictions.
+#'
+#' Methods (rows are points; `N_k(x)` = the `k` nearest training points of `x`):
+#' * `"goose"` -- the generalised out-of-sample extension (Strange and
+#'   Zwiggelaar 2011), in the centred form of the package's specification:
+#'   local PCA of `N_k(x)` (directions `V`, `q = ncol(Y)`), Procrustes
+#'   rotation `R` of the centred projected neighbourhood onto the centred
+#'   embedded neighbourhood, a scale `B` and
+#'   `y = mean(Y_N) + ((x - mean(X_N)) V) R B`. `scale = "axis"` (default)
+#'   uses per-axis range ratios measured after the rotation, `"isotropic"`
+#'   the Procrustes scale `tr(Sigma) / ||Y'||^2`, `"none"` no scale.
+#'   `variant = "literal_thesis"` runs the printed pseudocode (uncentred SVD,
+#'   translation before rotation) for fidelity experiments only. Needs
+#'   `k >= ncol(Y) + 1`; default `k = 10`.
+#' * `"sparse"` -- sparse-coding weights (Raducanu and Dornaika 2013): the
+#'   exact l1 code `a` of `x` over the training rows plus an error basis
+#'   ([l1_code()]), weights `|a_i|`, and the weighted average
+#'   `y = sum_i |a_i| y_i / sum_i |a_i|` (eq. 9). With `normalize = TRUE`
+#'   (default) training rows and new rows are scaled to unit norm first, which
+#'   makes the map scale-free and reproduces training points exactly. When
+#'   all weights vanish (`x` is coded by the error part alone) the nearest
+#'   training point's embedding is returned and attribute `fallback` is set.
+#' * `"lvm"` -- the Laplacian-eigenmaps latent variable model map
+#'   (Carreira-Perpinan and Lu 2007): a Nadaraya--Watson average of the
+#'   embeddings of `N_k(x)` with weights `exp(-||x - x_i||^2 / beta)`;
+#'   `beta = "mean"` is the mean squared distance between training pairs.
+#'   Default `k = 3` (the best setting of Raducanu and Dornaika).
+#' * `"reconstruction"` -- Saul and Roweis' rule: LLE reconstruction weights
+#'   of `x` from `N_k(x)` (regulariser `reg * trace`), `y = sum_j w_j y_j`.
+#'   Default `k = 10`.
+#' * `"linear"` -- linearization: `A = argmin ||Y_c - X_c A||^2 + ridge ||A||^2`
+#'   (minimum-norm least squares via the SVD when `ridge = 0`),
+#'   `y = ybar + (x - mu) A`; `intercept = FALSE` drops the centring
+#'   (`Y = X A`, as in Raducanu and Dornaika).
+#' * `"rbf"` -- RBF network with one Gaussian `exp(-||x - x_i||^2 / s)` per
+#'   training point, aperture `s` = the mean squared distance between training
+#'   pairs; the coefficients interpolate `Y` (`(Phi + ridge I) C = Y`); when
+#'   `Phi` is numerically singular a jitter from `1e-12` is added and
+#'   reported.
+#' * `"krr"` -- kernel ridge regression: `C = (K + lambda I)^{-1} (Y - ybar)`,
+#'   `y = ybar + k(x)^T C`, with the package kernels (default Gaussian with
+#'   `sigma = "median_pairwise"`, `lambda = 1e-3`); `lambda = "gcv"` picks it
+#'   by generalised cross-validation on a log grid.
+#'
+#' The local rules (`goose`, `lvm`, `reconstruction`) return the training
+#' embedding exactly for a new point identical to a training point
+#' (`snap = TRUE`); `sparse` does so by construction with `normalize = TRUE`;
+#' `rbf` interpolates; `linear` and `krr` smooth.
+#'
+#' @param X Training data (`n x p`), one row per point.
+#' @param Y Embedding of the training rows: a numeric matrix (or data frame)
+#'   with `nrow(X)` rows and no missing values.
+#' @param method One of `"goose"`, `"sparse"`, `"lvm"`, `"reconstruction"`,
+#'   `"linear"`, `"rbf"`, `"krr"`.
+#' @param k Number of neighbours for the local rules (`NULL`: the method's
+#'   default).
+#' @param scale,variant GOoSE scale (`"axis"`, `"isotropic"`, `"none"`) and
+#'   variant (`"centred"`, `"literal_thesis"`).
+#' @param snap Return `y_j` exactly for a new point at distance 0 from
+#'   training point `j` (local rules).
+#' @param solver,normalize,error_basis Sparse coding: l1 solver
+#'   (`"homotopy"` or `"admm"`), unit-norm rows, error basis (see
+#'   [l1_code()]).
+#' @param beta LVM kernel width: `"mean"` or a positive number.
+#' @param reg Regulariser of the reconstruction weights.
+#' @param intercept,ridge Linearization options; `ridge` is also the RBF
+#'   network's diagonal shift.
+#' @param kernel,sigma,lambda KRR kernel (`"rbf"`, `"linear"`,
+#'   `"polynomial"`), its bandwidth (number, `"median_pairwise"` or
+#'   `"mean_pairwise"`) and ridge (number or `"gcv"`).
+#' @param n_threads Number of threads used by `predict()` for the local and
+#'   sparse rules (results do not depend on it).
+#' @return An object of class `"manifold_oos_map"` (with [print()],
+#'   [summary()] and [predict()] methods) that stores only what its rule
+#'   needs. `predict(map, newdata)` returns a matrix with one row per row of
+#'   `newdata` and the columns of `Y`; the sparse rule adds attributes
+#'   `fallback` and `certified` (logical, one per row).
+#' @references Strange, H. and Zwiggelaar, R. (2011) A generalised solution to
+#'   the out-of-sample extension problem in manifold learning. *AAAI*.
+#'
+#'   Raducanu, B. and Dornaika, F. (2013) Embedding new observations via
+#'   sparse-coding for non-linear manifold learning. *Pattern Recognition*.
+#'
+#'   Carreira-Perpinan, M. A. and Lu, Z. (2007) The Laplacian eigenmaps latent
+#'   variable model. *AISTATS*.
+#'
+#'   Saul, L. K. and Roweis, S. T. (2003) Think globally, fit locally.
+#'   *JMLR* 4, 119--155.
+#' @seealso [predict.manifold_fit()] routes any fitted embedding through
+#'   these maps (`method = "goose"` etc.).
+#' @export
+#' @examples
+#' roll <- swiss_roll(600, seed = 1)
+#' train <- 1:500
+#' Y <- roll$truth[train, ]          # any embedding of the training rows
+#' gm <- oos_map(roll$x[train, ], Y, method = "goose", k = 10)
+#' gm
+#' y_new <- predict(gm, roll$x[-train, ])
+#' head(y_new)
+#' # compare with the ground truth of the held-out points
+#' sqrt(mean((y_new - roll$truth[-train, ])^2))
+#' # an embedding computed elsewhere, e.g. UMAP
+#' if (requireNamespace("uwot", quietly = TRUE)) {
+#'   Yu <- uwot::umap(roll$x[train, ], n_neighbors = 15, seed = 1)
+#'   um <- oos_map(roll$x[train, ], Yu, method = "goose")
+#'   head(predict(um, roll$x[-train, ]))
+#' }
+oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf", "krr"),
+                    k = NULL, scale = c("axis", "isotropic", "none"),
+                    variant = c("centred", "literal_thesis"), snap = TRUE,
+                    solver = c("homotopy", "admm"), normalize = TRUE, error_basis = "identity",
+                    beta = "mean", reg = 1e-3, intercept = TRUE, ridge = 0,
+                    kernel = "rbf", sigma = "median_pairwise", lambda = 1e-3,
+                    n_threads = default_threads()) {
+  call <- match.call()
+  X <- as_data_matrix(X, "X")
+  Y <- as_embedding_matrix(Y, nrow(X))
+  method <- check_choice(method, oos_map_methods, "method")
+  n_threads <- check_threads(n_threads)
+  n <- nrow(X)
+  q <- ncol(Y)
+  t0 <- proc.time()[["elapsed"]]
+  params <- list()
+  data <- list()
+  local_k <- function(default, min = 1L) {
+    if (is.null(k)) {
+      kk <- min(max(default, min), n)
+      if (kk < min) abort_input("k", sprintf("must be at least %d, but there are only %d training points.", min, n))
+      return(kk)
+    }
+    kk <- check_k(k, n, "k", self = FALSE)
+    if (kk < min) abort_input("k", sprintf("must be at least %d for this method (got %d).", min, kk))
+    kk
+  }
+  if (method == "goose") {
+    params$k <- local_k(10L, q + 1L)
+    params$scale <- check_choice(scale, c("axis", "isotropic", "none"), "scale")
+    params$variant <- check_choice(variant, c("centred", "literal_thesis"), "variant")
+    params$snap <- check_flag(snap, "snap")
+    data <- list(X = X, Y = Y)
+  } else if (method == "lvm") {
+    params$k <- local_k(3L)
+    params$beta <- resolve_beta(beta, X)
+    params$snap <- check_flag(snap, "snap")
+    data <- list(X = X, Y = Y)
+  } else if (method == "reconstruction") {
+    params$k <- local_k(10L)
+    params$reg <- check_number(reg, "reg", lower = 0)
+    params$snap <- check_flag(snap, "snap")
+    data <- list(X = X, Y = Y)
+  } else if (method == "sparse") {
+    params$solver <- check_choice(solver, c("homotopy", "admm"), "solver")
+    params$normalize <- check_flag(normalize, "normalize")
+    E <- check_error_basis(error_basis, ncol(X))
+    params$error_basis <- if (length(E)) "user" else "identity"
+    Xf <- if (params$normalize) unit_rows(X) else X
+    data <- list(X = Xf, Y = Y, E = E)
+  } else if (method == "linear") {
+    params$intercept <- check_flag(intercept, "intercept")
+    params$ridge <- check_number(ridge, "ridge", lower = 0)
+    m <- core(.mo_linear_fit(X, Y, params$intercept, params$ridge))
+    params$rank <- m$rank
+    data <- list(mu = m$mu, ybar = m$ybar, A = m$A)
+  } else if (method == "rbf") {
+    params$aperture <- resolve_beta(beta, X, arg = "beta")
+    params$ridge <- check_number(ridge, "ridge", lower = 0)
+    m <- core(.mo_rbf_network_fit(X, Y, params$aperture, params$ridge))
+    params$shift <- m$shift
+    if (m$shift > params$ridge) {
+      warn_mo(sprintf("the RBF interpolation matrix is numerically singular; a diagonal jitter of %.3g was added.",
+                      m$shift - params$ridge))
+    }
+    data <- list(X = X, C = m$C)
+  } else if (method == "krr") {
+    ks <- kernel_spec(kernel, sigma = sigma, X = X)
+    if (identical(ks$type, "function")) abort_input("kernel", "must be \"rbf\", \"linear\" or \"polynomial\" for KRR.")
+    if (is.character(lambda)) {
+      check_choice(lambda, "gcv", "lambda")
+      grid <- 10^seq(-8, 2, by = 0.25)
+      gcv <- core(.mo_krr_gcv(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, grid))
+      params$lambda <- grid[which.min(gcv)]
+      params$lambda_rule <- "gcv"
+    } else {
+      params$lambda <- check_number(lambda, "lambda", lower = 0)
+    }
+    m <- core(.mo_krr_fit(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, params$lambda))
+    params$kernel <- ks$type
+    params$sigma <- ks$sigma
+    params$shift <- m$shift
+    data <- list(X = X, C = m$C, ybar = m$ybar, kernel = unclass(ks))
+  }
+  structure(
+    list(method = method, params = params, data = data, n = n, ndim = q,
+         n_features = ncol(X), feature_names = colnames(X), embedding_names = colnames(Y),
+         n_threads = n_threads, fit_time = proc.time()[["elapsed"]] - t0, call = call),
+    class = "manifold_oos_map"
+  )
+}
+
+# Y: numeric, finite, nrow(X) rows.
+as_embedding_matrix <- function(Y, n) {
+  if (is.numeric(Y) && is.null(dim(Y))) Y <- matrix(Y, ncol = 1L)
+  Y <- as_data_matrix(Y, "Y", min_rows = 1L)
+  if (nrow(Y) != n) {
+    abort_input("Y", sprintf("must have one row per row of `X` (%d); it has %d.", n, nrow(Y)))
+  }
+  if (is.null(colnames(Y))) colnames(Y) <- paste0("Dim", seq_len(ncol(Y)))
+  Y
+}
+
+# beta = "mean": the mean squared distance over training pairs,
+# sum_{i<j} ||x_i - x_j||^2 / choose(n, 2) = 2 sum_i ||x_i - mean||^2 / (n - 1).
+resolve_beta <- function(beta, X, arg = "beta") {
+  if (is.character(beta)) {
+    check_choice(beta, "mean", arg)
+    Xc <- sweep(X, 2, colMeans(X))
+    b <- 2 * sum(Xc^2) / (nrow(X) - 1)
+    if (!(b > 0)) abort_input("X", "has all rows identical; a distance-based width cannot be chosen.")
+    return(b)
+  }
+  check_number(beta, arg, lower = 0, lower_open = TRUE)
+}
+
+#' @rdname oos_map
+#' @param object A `manifold_oos_map`.
+#' @param newdata New observations (matrix or data frame with the training
+#'   columns).
+#' @param ... Unused.
+#' @export
+predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...) {
+  x <- check_newdata(newdata, object$feature_names, object$n_features)
+  n_threads <- check_threads(n_threads)
+  p <- object$params
+  d <- object$data
+  extra <- NULL
+  y <- switch(object$method,
+    goose = {
+      nn <- knn(d$X, p$k, query = x, n_threads = n_threads)
+      core(.mo_goose(d$X, d$Y, x, nn$idx, nn$dist, p$scale, p$variant, p$snap, n_threads))
+    },
+    lvm = {
+      nn <- knn(d$X, p$k, query = x, n_threads = n_threads)
+      r <- core(.mo_lvm_average(d$Y, nn$idx, nn$dist, sqrt(p$beta / 2)))
+      yy <- r$y
+      if (p$snap) {
+        hit <- nn$dist[, 1] == 0
+        if (any(hit)) yy[hit, ] <- d$Y[nn$idx[hit, 1], , drop = FALSE]
+      }
+      yy
+    },
+    reconstruction = {
+      nn <- knn(d$X, p$k, query = x, n_threads = n_threads)
+      W <- core(.mo_reconstruction_weights(d$X, x, nn$idx, p$reg,
+                                           if (p$snap) nn$dist else matrix(0, 0, 0), n_threads))
+      core(.mo_reconstruct_embedding(d$Y, nn$idx, W))
+    },
+    sparse = {
+      xf <- if (p$normalize) unit_rows(x) else x
+      r <- core(.mo_sparse_oos(d$X, d$E, d$Y, xf, p$solver, 20000L, 8L, n_threads))
+      yy <- r$y
+      if (any(r$zero_weight)) {
+        rows <- which(r$zero_weight)
+        nn <- knn(d$X, 1L, query = xf[rows, , drop = FALSE], n_threads = n_threads)
+        yy[rows, ] <- d$Y[nn$idx[, 1], , drop = FALSE]
+      }
+      extra <- list(fallback = r$zero_weight, certified = r$certified)
+      yy
+    },
+    linear = core(.mo_linear_predict(d$mu, d$ybar, d$A, x)),
+    rbf = core(.mo_kernel_map_predict(d$X, d$C, rep(0, ncol(d$C)), x, "rbf",
+                                      sqrt(p$aperture / 2), 1, 1, 2, n_threads)),
+    krr = {
+      ks <- d$kernel
+      core(.mo_kernel_map_predict(d$X, d$C, d$ybar, x, ks$type, ks$sigma, ks$gamma,
+                                  ks$coef0, ks$degree, n_threads))
+    }
+  )
+  y <- as.matrix(y)
+  dimnames(y) <- list(rownames(x), object$embedding_names)
+  if (!is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
+  y
+}
+
+#' @rdname oos_map
+#' @param x A `manifold_oos_map`.
+#' @export
+print.manifold_oos_map <- function(x, ...) {
+  cat(sprintf("<manifoldOOS out-of-sample map: %s>\n", x$method))
+  cat(sprintf("  %d training points, %d features -> %d embedding dimensions\n",
+              x$n, x$n_features, x$ndim))
+  p <- format_params(x$params)
+  if (nzchar(p)) cat("  parameters:", p, "\n")
+  invisible(x)
+}
+
+#' @rdname oos_map
+#' @export
+summary.manifold_oos_map <- function(object, ...) {
+  structure(list(method = object$method, n = object$n, n_features = object$n_features,
+                 ndim = object$ndim, params = object$params, fit_time = object$fit_time,
+                 stored = vapply(object$data, function(v) {
+                   if (is.matrix(v)) sprintf("%d x %d", nrow(v), ncol(v)) else sprintf("length %d", length(v))
+                 }, "")),
+            class = "summary.manifold_oos_map")
+}
+
+#' @export
+print.summary.manifold_oos_map <- function(x, ...) {
+  cat(sprintf("manifoldOOS out-of-sample map: %s\n", x$method))
+  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
+              x$n, x$n_features, x$ndim))
+  if (length(x$params)) {
+    cat("  parameters:\n")
+    for (nm in names(x$params)) cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
+  }
+  cat(sprintf("  build time: %s\n", format_seconds(x$fit_time)))
+  cat("  stored:", paste(sprintf("%s (%s)", names(x$stored), x$stored), collapse = ", "), "\n")
+  invisible(x)
+}
