@@ -96,7 +96,8 @@ arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::
                          double grand_mean, std::string rule, int n_threads) {
   MO_TRY {
     const manifoldOOS::lmds_map M = make_map(lsharp_t, coords, values, mu, grand_mean);
-    return manifoldOOS::mds_project(X, Xnew, M, manifoldOOS::parse_lmds_rule(rule), n_threads);
+    (void)n_threads;
+    return manifoldOOS::mds_project(X, Xnew, M, manifoldOOS::parse_lmds_rule(rule));
   }
   MO_CATCH
 }

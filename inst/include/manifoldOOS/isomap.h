@@ -113,41 +113,19 @@ inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int
   return lm;
 }
 
-// Squared geodesic distances of new points to the m reference points:
-// g(a, l) = min_{r < k} (dist(a, r) + D(l, idx(a, r))), from the kNN lists
-// of the new points among the training points (idx 0-based, c x k; dist
-// c x k). Returns c x m.
-inline arma::mat geodesic_rows_sq(const arma::Mat<int>& idx, const arma::mat& dist,
-                                  const arma::mat& D, int n_threads) {
-  const arma::uword c = idx.n_rows, k = idx.n_cols, m = D.n_rows;
-  arma::mat S(c, m);
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
-  interrupt_flag flag(64);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-  {
-    std::vector<double> g(m);
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-    for (long a = 0; a < static_cast<long>(c); ++a) {
-      if (flag.poll(a)) continue;
-      std::fill(g.begin(), g.end(), std::numeric_limits<double>::infinity());
-      for (arma::uword r = 0; r < k; ++r) {
-        const double d = dist(a, r);
-        const double* col = D.colptr(static_cast<arma::uword>(idx(a, r)));
-        for (arma::uword l = 0; l < m; ++l) {
-          const double v = d + col[l];
-          if (v < g[l]) g[l] = v;
-        }
-      }
-      for (arma::uword l = 0; l < m; ++l) S(a, l) = g[l] * g[l];
-    }
+// Squared geodesic distances of one new point to the m reference points,
+// g(l) = min_{r < k} (dist[r] + D(l, idx[r])), from its k nearest training
+// points (0-based idx, distances dist, both of length k). Writes s[0..m-1].
+inline void geodesic_row_sq(const int* idx, const double* dist, arma::uword k, const arma::mat& D,
+                            double* s) {
+  const arma::uword m = D.n_rows;
+  std::fill(s, s + m, std::numeric_limits<double>::infinity());
+  for (arma::uword r = 0; r < k; ++r) {
+    const double d = dist[r];
+    const double* col = D.colptr(static_cast<arma::uword>(idx[r]));
+    for (arma::uword l = 0; l < m; ++l) s[l] = std::min(s[l], d + col[l]);
   }
-  flag.rethrow_if_stopped();
-  return S;
+  for (arma::uword l = 0; l < m; ++l) s[l] *= s[l];
 }
 
 // Y <- (Y - 1 center') R, row by row in a fixed order (a batch gives
@@ -193,13 +171,12 @@ inline arma::mat landmark_normalisation(const arma::mat& Y, arma::rowvec& center
 // then lmds_place(). When `snap` and the nearest training point is at
 // distance 0, the stored training coordinates Y_train (n x q, final
 // coordinates) are returned for that row. Otherwise, for landmark fits, the
-// normalisation (centre, rotation; empty = none) is applied. Processed in
-// blocks of rows; each row is computed independently of the others.
+// normalisation (centre, rotation; empty = none) is applied. Each row is
+// computed on its own (threads over rows), so batches equal single rows.
 inline arma::mat isomap_project(const arma::mat& X, const arma::mat& Xnew, int k,
                                 const arma::mat& D, const lmds_map& M, lmds_rule rule,
                                 const arma::mat& Y_train, bool snap, const arma::rowvec& center,
-                                const arma::mat& rotation, int n_threads,
-                                arma::uword block = 512) {
+                                const arma::mat& rotation, int n_threads) {
   if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
   if (D.n_cols != X.n_rows || D.n_rows != M.m()) throw input_error("inconsistent Isomap model");
   if (snap && (Y_train.n_rows != X.n_rows || Y_train.n_cols != M.q())) {
@@ -207,15 +184,33 @@ inline arma::mat isomap_project(const arma::mat& X, const arma::mat& Xnew, int k
   }
   const bool normalise = rotation.n_elem > 0;
   const knn_result nb = knn_query(X, Xnew, k, knn_algorithm::automatic, n_threads);
-  arma::mat Y(Xnew.n_rows, M.q());
-  for (arma::uword a0 = 0; a0 < Xnew.n_rows; a0 += block) {
-    check_interrupt();
-    const arma::uword a1 = std::min<arma::uword>(Xnew.n_rows, a0 + block) - 1;
-    const arma::mat S = geodesic_rows_sq(nb.idx.rows(a0, a1), nb.dist.rows(a0, a1), D, n_threads);
-    arma::mat Yb = lmds_place_rows(M, rule, S, n_threads);
-    if (normalise) normalise_rows(Yb, center, rotation);
-    Y.rows(a0, a1) = Yb;
+  const arma::uword c = Xnew.n_rows, m = M.m(), q = M.q();
+  arma::mat Y(c, q);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+  interrupt_flag flag(64);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+  {
+    std::vector<double> s(m);
+    std::vector<int> ii(k);
+    std::vector<double> dd(k);
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (long a = 0; a < static_cast<long>(c); ++a) {
+      if (flag.poll(a)) continue;
+      for (int r = 0; r < k; ++r) {
+        ii[r] = nb.idx(a, r);
+        dd[r] = nb.dist(a, r);
+      }
+      geodesic_row_sq(ii.data(), dd.data(), k, D, s.data());
+      lmds_place(M, rule, s.data(), Y.memptr() + a, c);
+    }
   }
+  flag.rethrow_if_stopped();
+  if (normalise) normalise_rows(Y, center, rotation);
   if (snap) {
     for (arma::uword a = 0; a < Xnew.n_rows; ++a) {
       if (nb.dist(a, 0) == 0.0) Y.row(a) = Y_train.row(static_cast<arma::uword>(nb.idx(a, 0)));

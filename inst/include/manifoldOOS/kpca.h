@@ -83,7 +83,7 @@ inline arma::mat kpca_project(const arma::mat& X, const arma::mat& Xnew, const k
 // Gower's map for classical MDS on Euclidean data: squared Euclidean
 // distances of each new row to the training rows, then lmds_place().
 inline arma::mat mds_project(const arma::mat& X, const arma::mat& Xnew, const lmds_map& M,
-                             lmds_rule rule, int n_threads, arma::uword block = 256) {
+                             lmds_rule rule, arma::uword block = 256) {
   if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
   if (M.m() != X.n_rows) throw input_error("inconsistent MDS model");
   arma::mat Y(Xnew.n_rows, M.q());
@@ -91,7 +91,7 @@ inline arma::mat mds_project(const arma::mat& X, const arma::mat& Xnew, const lm
     check_interrupt();
     const arma::uword a1 = std::min<arma::uword>(Xnew.n_rows, a0 + block) - 1;
     const arma::mat S = sq_dist_cross(Xnew.rows(a0, a1), X);
-    Y.rows(a0, a1) = lmds_place_rows(M, rule, S, n_threads);
+    Y.rows(a0, a1) = lmds_place_rows(M, rule, S);
   }
   return Y;
 }

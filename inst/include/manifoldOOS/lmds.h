@@ -79,26 +79,43 @@ inline void lmds_place(const lmds_map& M, lmds_rule rule, const double* s, doubl
   }
 }
 
-// Rows of S (c x m squared distances) placed into an c x q matrix.
-inline arma::mat lmds_place_rows(const lmds_map& M, lmds_rule rule, const arma::mat& S,
-                                 int n_threads) {
+// Rows of S (c x m squared distances) placed into a c x q matrix. S is
+// read column by column (contiguously); each row accumulates its terms in
+// the same order as lmds_place(), so the result of a row does not depend on
+// the other rows of the batch.
+inline arma::mat lmds_place_rows(const lmds_map& M, lmds_rule rule, const arma::mat& S) {
   M.check();
   if (S.n_cols != M.m()) throw input_error("squared distances must have one column per reference point");
-  const arma::uword c = S.n_rows, m = M.m();
-  arma::mat Y(c, M.q());
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-  {
-    arma::vec s(m);
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-    for (long a = 0; a < static_cast<long>(c); ++a) {
-      for (arma::uword i = 0; i < m; ++i) s[i] = S(a, i);
-      lmds_place(M, rule, s.memptr(), Y.memptr() + a, c);
+  const arma::uword c = S.n_rows, m = M.m(), q = M.q();
+  arma::mat Y(c, q);
+  if (c == 0) return Y;
+  arma::vec acc(c), shift(c, arma::fill::zeros);
+  if (rule == lmds_rule::nystrom) {
+    arma::vec r(c, arma::fill::zeros);
+    for (arma::uword i = 0; i < m; ++i) {
+      const double* Si = S.colptr(i);
+      for (arma::uword a = 0; a < c; ++a) r[a] += Si[a];
+    }
+    for (arma::uword a = 0; a < c; ++a) shift[a] = M.grand_mean - r[a] / double(m);
+  }
+  for (arma::uword k = 0; k < q; ++k) {
+    acc.zeros();
+    if (rule == lmds_rule::triangulation) {
+      const double* L = M.lsharp_t.colptr(k);
+      for (arma::uword i = 0; i < m; ++i) {
+        const double* Si = S.colptr(i);
+        const double li = L[i], mi = M.mu[i];
+        for (arma::uword a = 0; a < c; ++a) acc[a] += li * (Si[a] - mi);
+      }
+      for (arma::uword a = 0; a < c; ++a) Y(a, k) = -0.5 * acc[a];
+    } else {
+      const double* C = M.coords.colptr(k);
+      for (arma::uword i = 0; i < m; ++i) {
+        const double* Si = S.colptr(i);
+        const double ci = C[i], mi = M.mu[i];
+        for (arma::uword a = 0; a < c; ++a) acc[a] += -0.5 * (Si[a] - mi + shift[a]) * ci;
+      }
+      for (arma::uword a = 0; a < c; ++a) Y(a, k) = acc[a] / M.values[k];
     }
   }
   return Y;
