@@ -81,6 +81,14 @@
     .Call(`_manifoldOOS_mo_max_threads`)
 }
 
+.mo_isomap_fit <- function(W, ndim, landmarks, maxmin, m_max, normalise, opts, n_threads) {
+    .Call(`_manifoldOOS_mo_isomap_fit`, W, ndim, landmarks, maxmin, m_max, normalise, opts, n_threads)
+}
+
+.mo_isomap_project <- function(X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads) {
+    .Call(`_manifoldOOS_mo_isomap_project`, X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
+}
+
 .mo_kernel_cross <- function(A, B, type, sigma, gamma, coef0, degree) {
     .Call(`_manifoldOOS_mo_kernel_cross`, A, B, type, sigma, gamma, coef0, degree)
 }
@@ -99,6 +107,26 @@
 
 .mo_knn_kernel <- function(kernel) {
     .Call(`_manifoldOOS_mo_knn_kernel`, kernel)
+}
+
+.mo_kpca_fit <- function(X, ndim, kernel, sigma, gamma, coef0, degree, opts) {
+    .Call(`_manifoldOOS_mo_kpca_fit`, X, ndim, kernel, sigma, gamma, coef0, degree, opts)
+}
+
+.mo_kpca_project <- function(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha) {
+    .Call(`_manifoldOOS_mo_kpca_project`, X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha)
+}
+
+.mo_mds_fit <- function(X, ndim, opts) {
+    .Call(`_manifoldOOS_mo_mds_fit`, X, ndim, opts)
+}
+
+.mo_mds_project <- function(X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads) {
+    .Call(`_manifoldOOS_mo_mds_project`, X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads)
+}
+
+.mo_cmds_distances <- function(D, squared, ndim, opts, n_threads) {
+    .Call(`_manifoldOOS_mo_cmds_distances`, D, squared, ndim, opts, n_threads)
 }
 
 .mo_le_fit_sparse <- function(W, variant, q, opts) {

@@ -278,6 +278,49 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_isomap_fit
+Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool maxmin, int m_max, bool normalise, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_fit(SEXP WSEXP, SEXP ndimSEXP, SEXP landmarksSEXP, SEXP maxminSEXP, SEXP m_maxSEXP, SEXP normaliseSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type W(WSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type landmarks(landmarksSEXP);
+    Rcpp::traits::input_parameter< bool >::type maxmin(maxminSEXP);
+    Rcpp::traits::input_parameter< int >::type m_max(m_maxSEXP);
+    Rcpp::traits::input_parameter< bool >::type normalise(normaliseSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_fit(W, ndim, landmarks, maxmin, m_max, normalise, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_isomap_project
+arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y_train(Y_trainSEXP);
+    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_project(X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_kernel_cross
 arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string type, double sigma, double gamma, double coef0, double degree);
 RcppExport SEXP _manifoldOOS_mo_kernel_cross(SEXP ASEXP, SEXP BSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP) {
@@ -345,6 +388,91 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_knn_kernel(kernel));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_kpca_fit
+Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double sigma, double gamma, double coef0, double degree, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_kpca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kpca_fit(X, ndim, kernel, sigma, gamma, coef0, degree, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_kpca_project
+arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel, double sigma, double gamma, double coef0, double degree, const arma::rowvec& col_means, double grand_mean, const arma::mat& alpha);
+RcppExport SEXP _manifoldOOS_mo_kpca_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP col_meansSEXP, SEXP grand_meanSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type col_means(col_meansSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kpca_project(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_mds_fit
+Rcpp::List mo_mds_fit(const arma::mat& X, int ndim, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_mds_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_mds_fit(X, ndim, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_mds_project
+arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_mds_project(SEXP XSEXP, SEXP XnewSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_mds_project(X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_cmds_distances
+Rcpp::List mo_cmds_distances(const arma::mat& D, bool squared, int ndim, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_cmds_distances(SEXP DSEXP, SEXP squaredSEXP, SEXP ndimSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< bool >::type squared(squaredSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_cmds_distances(D, squared, ndim, opts, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -839,11 +967,18 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_laplacian", (DL_FUNC) &_manifoldOOS_mo_laplacian, 2},
     {"_manifoldOOS_mo_dijkstra", (DL_FUNC) &_manifoldOOS_mo_dijkstra, 3},
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
+    {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
+    {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 15},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
+    {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},
+    {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 10},
+    {"_manifoldOOS_mo_mds_fit", (DL_FUNC) &_manifoldOOS_mo_mds_fit, 3},
+    {"_manifoldOOS_mo_mds_project", (DL_FUNC) &_manifoldOOS_mo_mds_project, 9},
+    {"_manifoldOOS_mo_cmds_distances", (DL_FUNC) &_manifoldOOS_mo_cmds_distances, 5},
     {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
     {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
     {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},

@@ -666,6 +666,30 @@ inline eigen_result eigs_dense_top_matfree(const arma::mat& K, long m, bool cent
   return res;
 }
 
+// Top m (largest algebraic) eigenpairs of a symmetric operator known only
+// through its product (matrix-free Lanczos with the package's settings,
+// retry and dense fallback). `Op` provides `using Scalar = double`, rows(),
+// cols() and a const perform_op(const double* x, double* y) computing y = A x.
+// `dense` returns the dense solution (top m, descending) used as fallback
+// when the iterations fail and n <= fallback_max_n, or when m > n - 2.
+// `name` labels the method in the result. Descending.
+template <class Op>
+eigen_result eigs_operator_top(Op& op, long m, const eig_options& o,
+                               const std::function<eigen_result()>& dense,
+                               const std::string& name) {
+  const long n = op.rows();
+  if (op.cols() != n) throw input_error("the operator must be square");
+  if (m < 1 || m > n) throw input_error("the number of eigenpairs must lie in [1, n]");
+  if (m > n - 2) {
+    eigen_result d = dense();
+    d.note = "too many eigenpairs requested for Lanczos; used the dense solver";
+    return d;
+  }
+  return detail::iterate_with_retry(
+      n, m, o, [&](long ncv) { return detail::spectra_largest(op, m, ncv, o.maxit, o.tol); },
+      dense, name, false);
+}
+
 // Sparse generalised problem A v = lambda B v, B sparse SPD. Returns
 // B-orthonormal eigenvectors. Diagonal B: standard problem on
 // D^{-1/2} A D^{-1/2}, v = D^{-1/2} u. General B: Cholesky reduction with

@@ -1,0 +1,101 @@
+// Kernel PCA (spec B.2) with its exact out-of-sample projection, and the
+// Gower out-of-sample map of classical MDS on Euclidean data (spec B.3).
+#ifndef MANIFOLDOOS_KPCA_H
+#define MANIFOLDOOS_KPCA_H
+
+#include <armadillo>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "common.h"
+#include "eigen_sparse.h"
+#include "kernels.h"
+#include "lmds.h"
+
+namespace manifoldOOS {
+
+struct kpca_model {
+  arma::vec values;     // top q eigenvalues of K_c = H K H (not divided by n)
+  arma::mat embedding;  // n x q, V Lambda^{1/2}
+  arma::mat alpha;      // n x q, V Lambda^{-1/2}
+  kernel_centering centering;
+  std::string method;
+  long n_ops = 0;
+  std::string note;
+};
+
+// K: the uncentred n x n training kernel (symmetric). Eigenvalues with
+// l_k <= 1e-12 l_1 (or not positive) among the q leading ones are an input
+// error (`ndim` too large for this kernel).
+inline kpca_model kpca_fit(const arma::mat& K, arma::uword q, const eig_options& o) {
+  const arma::uword n = K.n_rows;
+  if (K.n_cols != n || n < 2) throw input_error("the kernel matrix must be square with n >= 2");
+  if (q < 1 || q >= n) throw input_error("`ndim` must lie in [1, n - 1]");
+  kpca_model M;
+  M.centering = kernel_center_stats(K);
+  const eigen_result r = eigs_sym(sym_problem::dense(K, true), eig_which::top, q, o);
+  const double l1 = r.values(0);
+  arma::uword npos = 0;
+  for (arma::uword k = 0; k < q; ++k) {
+    if (r.values(k) > 0 && r.values(k) > 1e-12 * std::abs(l1)) ++npos;
+  }
+  if (npos < q) {
+    std::ostringstream os;
+    os << "`ndim` = " << q << " is too large: only " << npos
+       << " of the leading eigenvalues of the centred kernel matrix exceed 1e-12 times the largest"
+          " (values";
+    for (arma::uword k = 0; k < q; ++k) os << " " << r.values(k);
+    os << "). Reduce `ndim` or change the kernel.";
+    throw input_error(os.str());
+  }
+  M.values = r.values;
+  const arma::vec sq = arma::sqrt(M.values);
+  M.embedding = r.vectors.each_row() % sq.t();
+  M.alpha = r.vectors.each_row() / sq.t();
+  M.method = r.method_used;
+  M.n_ops = r.n_ops;
+  M.note = r.note;
+  return M;
+}
+
+// y(x) = alpha' k_c(x) for the rows of Xnew, with k_c centred by the stored
+// training statistics. Processed in blocks of rows (memory O(block * n)).
+inline arma::mat kpca_project(const arma::mat& X, const arma::mat& Xnew, const kernel_spec& ks,
+                              const kernel_centering& c, const arma::mat& alpha,
+                              arma::uword block = 256) {
+  if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
+  if (alpha.n_rows != X.n_rows || c.col_means.n_elem != X.n_rows) {
+    throw input_error("inconsistent kernel PCA model");
+  }
+  arma::mat Y(Xnew.n_rows, alpha.n_cols);
+  for (arma::uword a0 = 0; a0 < Xnew.n_rows; a0 += block) {
+    check_interrupt();
+    const arma::uword a1 = std::min<arma::uword>(Xnew.n_rows, a0 + block) - 1;
+    arma::mat Kn = kernel_cross(Xnew.rows(a0, a1), X, ks);
+    kernel_center_new(Kn, c);
+    Y.rows(a0, a1) = Kn * alpha;
+  }
+  return Y;
+}
+
+// Gower's map for classical MDS on Euclidean data: squared Euclidean
+// distances of each new row to the training rows, then lmds_place().
+inline arma::mat mds_project(const arma::mat& X, const arma::mat& Xnew, const lmds_map& M,
+                             lmds_rule rule, arma::uword block = 256) {
+  if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
+  if (M.m() != X.n_rows) throw input_error("inconsistent MDS model");
+  arma::mat Y(Xnew.n_rows, M.q());
+  for (arma::uword a0 = 0; a0 < Xnew.n_rows; a0 += block) {
+    check_interrupt();
+    const arma::uword a1 = std::min<arma::uword>(Xnew.n_rows, a0 + block) - 1;
+    const arma::mat S = sq_dist_cross(Xnew.rows(a0, a1), X);
+    Y.rows(a0, a1) = lmds_place_rows(M, rule, S);
+  }
+  return Y;
+}
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_KPCA_H

@@ -1,0 +1,287 @@
+// Classical (Torgerson-Gower) MDS: the top q eigenpairs of
+// B = -1/2 H Delta^2 H (spec B.3), for a dense symmetric distance matrix
+// (Isomap's geodesics, landmark blocks) or for Euclidean data, where
+// B = X_c X_c' exactly.
+//
+// Paths (spec F.2): dense LAPACK on an explicit B when n <= dense_max_n (or
+// when asked), otherwise matrix-free Lanczos whose operator squares and
+// double-centres on the fly, so neither Delta^2 nor B is ever formed (for
+// data, the operator is v -> X_c (X_c' v)).
+#ifndef MANIFOLDOOS_MDS_H
+#define MANIFOLDOOS_MDS_H
+
+#include <armadillo>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "common.h"
+#include "eigen_sparse.h"
+#include "linalg.h"
+#include "lmds.h"
+
+namespace manifoldOOS {
+
+struct cmds_model {
+  arma::vec values;       // top q eigenvalues of B, descending, all positive
+  arma::mat vectors;      // n x q unit eigenvectors (sign convention)
+  arma::mat embedding;    // n x q, V Lambda^{1/2}
+  arma::mat lsharp_t;     // n x q, V Lambda^{-1/2}
+  arma::vec mu;           // column means of Delta^2
+  double grand_mean = 0.0;
+  double negative_mass = std::numeric_limits<double>::quiet_NaN();  // dense path only
+  std::string method;
+  long n_ops = 0;
+  std::string note;
+
+  lmds_map as_map() const {
+    lmds_map M;
+    M.lsharp_t = lsharp_t;
+    M.coords = embedding;
+    M.values = values;
+    M.mu = mu;
+    M.grand_mean = grand_mean;
+    return M;
+  }
+};
+
+namespace detail {
+
+// y = B x, B = -1/2 H S H, S = D o D (square = true) or S = D. D symmetric
+// (only its columns are read: (S x)_i = sum_j S(j, i) x_j).
+class centred_sq_op {
+ public:
+  using Scalar = double;
+  centred_sq_op(const arma::mat& D, bool square, const arma::vec& mu, double g, int n_threads)
+      : D_(D), square_(square), mu_(mu), g_(g), nt_(resolve_threads(n_threads)) {}
+  Eigen::Index rows() const { return D_.n_rows; }
+  Eigen::Index cols() const { return D_.n_cols; }
+  void perform_op(const double* x, double* y) const {
+    poll_.tick();
+    const long n = static_cast<long>(D_.n_rows);
+    double s = 0.0, mx = 0.0;
+    for (long j = 0; j < n; ++j) {
+      s += x[j];
+      mx += mu_[j] * x[j];
+    }
+    const double c = g_ * s - mx;
+    const bool sq = square_;
+    const arma::mat& D = D_;
+    const arma::vec& mu = mu_;
+    (void)nt_;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt_)
+#endif
+    for (long i = 0; i < n; ++i) {
+      const double* col = D.colptr(i);
+      double t = 0.0;
+      if (sq) {
+        for (long j = 0; j < n; ++j) t += col[j] * col[j] * x[j];
+      } else {
+        for (long j = 0; j < n; ++j) t += col[j] * x[j];
+      }
+      y[i] = -0.5 * (t - mu[i] * s + c);
+    }
+  }
+
+ private:
+  const arma::mat& D_;
+  bool square_;
+  const arma::vec& mu_;
+  double g_;
+  int nt_;
+  op_poller poll_;
+};
+
+// y = X_c (X_c' x).
+class gram_op {
+ public:
+  using Scalar = double;
+  explicit gram_op(const arma::mat& Xc) : Xc_(Xc) {}
+  Eigen::Index rows() const { return Xc_.n_rows; }
+  Eigen::Index cols() const { return Xc_.n_rows; }
+  void perform_op(const double* x, double* y) const {
+    poll_.tick();
+    const arma::vec xv(const_cast<double*>(x), Xc_.n_rows, false, true);
+    arma::vec yv(y, Xc_.n_rows, false, true);
+    const arma::vec t = Xc_.t() * xv;
+    yv = Xc_ * t;
+  }
+
+ private:
+  const arma::mat& Xc_;
+  op_poller poll_;
+};
+
+inline bool use_dense_path(long n, const eig_options& o) {
+  return o.method == eig_method::dense ||
+         (o.method == eig_method::automatic && n <= o.dense_max_n);
+}
+
+// Negative mass sum_{l<0} |l| / sum |l| of a full spectrum.
+inline double negative_mass(const arma::vec& all) {
+  double neg = 0.0, tot = 0.0;
+  for (double v : all) {
+    tot += std::abs(v);
+    if (v < 0) neg -= v;
+  }
+  return tot > 0 ? neg / tot : 0.0;
+}
+
+// Top q of a full ascending spectrum, sign convention applied.
+inline eigen_result top_of_all(const eigen_result& all, arma::uword q) {
+  eigen_result r = all;
+  const arma::uword n = all.values.n_elem;
+  r.values.set_size(q);
+  r.vectors.set_size(all.vectors.n_rows, q);
+  for (arma::uword j = 0; j < q; ++j) {
+    r.values(j) = all.values(n - 1 - j);
+    r.vectors.col(j) = all.vectors.col(n - 1 - j);
+  }
+  fix_signs(r.vectors);
+  return r;
+}
+
+// Checks the q eigenvalues and fills the model.
+inline void finish_cmds(cmds_model& M, const eigen_result& r, arma::uword q) {
+  const double l1 = r.values(0);
+  arma::uword npos = 0;
+  for (arma::uword k = 0; k < q; ++k) {
+    if (r.values(k) > 1e-12 * std::abs(l1) && r.values(k) > 0) ++npos;
+  }
+  if (npos < q) {
+    std::ostringstream os;
+    os << "`ndim` = " << q << " is too large: only " << npos
+       << " of the leading eigenvalues of the double-centred squared-distance matrix are "
+          "positive (values";
+    for (arma::uword k = 0; k < q; ++k) os << " " << r.values(k);
+    os << ")";
+    if (std::isfinite(M.negative_mass)) {
+      os << "; negative mass " << M.negative_mass << " (non-Euclidean distances)";
+    }
+    os << ". Reduce `ndim`.";
+    throw input_error(os.str());
+  }
+  M.values = r.values;
+  M.vectors = r.vectors;
+  const arma::vec sq = arma::sqrt(M.values);
+  M.embedding = M.vectors.each_row() % sq.t();
+  M.lsharp_t = M.vectors.each_row() / sq.t();
+  M.method = r.method_used;
+  M.n_ops = r.n_ops;
+  M.note = r.note;
+}
+
+}  // namespace detail
+
+// Column means of D o D (square = true) or of D, for a symmetric D.
+inline arma::vec sq_column_means(const arma::mat& D, bool square, int n_threads) {
+  const long n = static_cast<long>(D.n_cols);
+  arma::vec mu(n);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt)
+#endif
+  for (long j = 0; j < n; ++j) {
+    const double* col = D.colptr(j);
+    double t = 0.0;
+    if (square) {
+      for (arma::uword i = 0; i < D.n_rows; ++i) t += col[i] * col[i];
+    } else {
+      for (arma::uword i = 0; i < D.n_rows; ++i) t += col[i];
+    }
+    mu[j] = t / double(D.n_rows);
+  }
+  return mu;
+}
+
+// Classical MDS of a symmetric n x n matrix D of distances (square = true)
+// or of squared distances (square = false). D is not modified and not
+// copied on the iterative path.
+inline cmds_model cmds_distances(const arma::mat& D, bool square, arma::uword q,
+                                 const eig_options& o, int n_threads) {
+  const arma::uword n = D.n_rows;
+  if (D.n_cols != n || n < 2) throw input_error("the distance matrix must be square with n >= 2");
+  if (q < 1 || q >= n) throw input_error("`ndim` must lie in [1, n - 1]");
+  cmds_model M;
+  M.mu = sq_column_means(D, square, n_threads);
+  M.grand_mean = arma::mean(M.mu);
+  const double g = M.grand_mean;
+  auto build_B = [&]() {
+    arma::mat B(n, n);
+    const long nn = static_cast<long>(n);
+    const int nt = resolve_threads(n_threads);
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt)
+#endif
+    for (long j = 0; j < nn; ++j) {
+      for (long i = j; i < nn; ++i) {
+        const double a = D(i, j), b = D(j, i);
+        // symmetric by construction: average of the two triangles
+        const double s = square ? 0.5 * (a * a + b * b) : 0.5 * (a + b);
+        B(i, j) = -0.5 * (s - M.mu[i] - M.mu[j] + g);
+      }
+    }
+    for (long j = 0; j < nn; ++j)
+      for (long i = 0; i < j; ++i) B(i, j) = B(j, i);
+    return B;
+  };
+  eigen_result r;
+  if (detail::use_dense_path(static_cast<long>(n), o)) {
+    eigen_result all;
+    {
+      const arma::mat B = build_B();
+      all = eig_dense(B, eig_which::all, n);
+    }
+    M.negative_mass = detail::negative_mass(all.values);
+    r = detail::top_of_all(all, q);
+  } else {
+    detail::centred_sq_op op(D, square, M.mu, g, n_threads);
+    r = eigs_operator_top(op, static_cast<long>(q), o,
+                          [&]() { return eig_dense(build_B(), eig_which::top, q); },
+                          "spectra_matfree_mds");
+  }
+  detail::finish_cmds(M, r, q);
+  return M;
+}
+
+// Classical MDS of Euclidean data X (n x p, rows are points):
+// B = -1/2 H Delta^2 H = X_c X_c'. mu_i = ||x_i - xbar||^2 + mean_j ||x_j - xbar||^2.
+inline cmds_model cmds_data(const arma::mat& X, arma::uword q, const eig_options& o) {
+  const arma::uword n = X.n_rows;
+  if (n < 2) throw input_error("`X` must have at least two rows");
+  if (q < 1 || q >= n) throw input_error("`ndim` must lie in [1, n - 1]");
+  cmds_model M;
+  const arma::rowvec xbar = arma::mean(X, 0);
+  const arma::mat Xc = X.each_row() - xbar;
+  const arma::vec a = arma::sum(arma::square(Xc), 1);
+  const double abar = arma::mean(a);
+  M.mu = a + abar;
+  M.grand_mean = 2.0 * abar;
+  eigen_result r;
+  if (detail::use_dense_path(static_cast<long>(n), o)) {
+    arma::mat B = Xc * Xc.t();
+    B = 0.5 * (B + B.t());
+    const eigen_result all = eig_dense(B, eig_which::all, n);
+    M.negative_mass = detail::negative_mass(all.values);
+    r = detail::top_of_all(all, q);
+  } else {
+    detail::gram_op op(Xc);
+    r = eigs_operator_top(op, static_cast<long>(q), o,
+                          [&]() {
+                            arma::mat B = Xc * Xc.t();
+                            B = 0.5 * (B + B.t());
+                            return eig_dense(B, eig_which::top, q);
+                          },
+                          "spectra_matfree_gram");
+  }
+  detail::finish_cmds(M, r, q);
+  return M;
+}
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_MDS_H

@@ -1,0 +1,126 @@
+// R glue for Isomap and landmark Isomap (isomap.h, mds.h, lmds.h).
+#define MO_GLUE_EIGEN
+#include "glue.h"
+
+#include <manifoldOOS/isomap.h>
+#include <manifoldOOS/mds.h>
+
+#include <string>
+#include <vector>
+
+#include "glue_spectral.h"
+
+namespace {
+
+using sparse_map = Eigen::Map<Eigen::SparseMatrix<double>>;
+
+Rcpp::List model_list(const manifoldOOS::cmds_model& m) {
+  return Rcpp::List::create(
+      Rcpp::Named("lsharp_t") = m.lsharp_t, Rcpp::Named("coords") = m.embedding,
+      Rcpp::Named("values") = spectral_vec(m.values), Rcpp::Named("mu") = spectral_vec(m.mu),
+      Rcpp::Named("grand_mean") = m.grand_mean, Rcpp::Named("negative_mass") = m.negative_mass,
+      Rcpp::Named("solver") = m.method, Rcpp::Named("n_ops") = static_cast<double>(m.n_ops),
+      Rcpp::Named("note") = m.note);
+}
+
+}  // namespace
+
+// Isomap on the symmetric distance-weighted graph W (dgCMatrix, n x n).
+// landmarks: empty = full Isomap; otherwise 1-based landmark indices, or
+// (maxmin = TRUE) a single 1-based starting vertex and the count m.
+// Returns the geodesic storage D (n x n for full Isomap, m x n otherwise),
+// the (landmark) MDS model and the training embedding.
+// [[Rcpp::export(.mo_isomap_fit)]]
+Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool maxmin, int m_max,
+                         bool normalise, Rcpp::List opts, int n_threads) {
+  MO_TRY {
+    const sparse_map A = Rcpp::as<sparse_map>(W);
+    if (A.rows() != A.cols()) throw manifoldOOS::input_error("the graph matrix must be square.");
+    manifoldOOS::adjacency_view v;
+    v.n = static_cast<int>(A.cols());
+    v.adj_ptr = A.outerIndexPtr();
+    v.adj_idx = A.innerIndexPtr();
+    v.adj_len = A.valuePtr();
+    const int n = v.n;
+    const manifoldOOS::eig_options o = spectral_eig_options(opts);
+
+    if (landmarks.size() == 0) {
+      Rcpp::NumericMatrix G(n, n);
+      manifoldOOS::geodesics_all(v, G.begin(), n_threads);
+      const arma::mat Gm(G.begin(), n, n, false, true);
+      const manifoldOOS::cmds_model m = manifoldOOS::cmds_distances(Gm, true, ndim, o, n_threads);
+      Rcpp::List out = model_list(m);
+      out["embedding"] = m.embedding;
+      out["D"] = G;
+      return out;
+    }
+
+    std::vector<int> lm;
+    int m;
+    if (maxmin) {
+      if (landmarks.size() != 1) throw manifoldOOS::input_error("maxmin needs one starting vertex.");
+      m = m_max;
+      if (m < 1 || m > n) throw manifoldOOS::input_error("the number of landmarks must lie in [1, n].");
+    } else {
+      m = landmarks.size();
+      lm.resize(m);
+      for (int b = 0; b < m; ++b) {
+        if (landmarks[b] == NA_INTEGER || landmarks[b] < 1 || landmarks[b] > n) {
+          throw manifoldOOS::input_error("landmark indices must lie in [1, n].");
+        }
+        lm[b] = landmarks[b] - 1;
+      }
+    }
+    Rcpp::NumericMatrix D(m, n);
+    if (maxmin) {
+      lm = manifoldOOS::maxmin_landmarks(v, landmarks[0] - 1, m, D.begin());
+    } else {
+      manifoldOOS::geodesics_from(v, lm, D.begin(), n_threads);
+    }
+    const arma::mat Dm(D.begin(), m, n, false, true);
+    // landmark block, made exactly symmetric (min of the two directions)
+    arma::mat Dmm(m, m);
+    for (int b = 0; b < m; ++b) Dmm.col(b) = Dm.col(lm[b]);
+    Dmm = arma::min(Dmm, Dmm.t());
+    const manifoldOOS::cmds_model mm = manifoldOOS::cmds_distances(Dmm, true, ndim, o, n_threads);
+    // every training point (landmarks included) triangulated from its column of D
+    arma::mat Y = manifoldOOS::lmds_place_columns(mm.as_map(),
+                                                  manifoldOOS::lmds_rule::triangulation, Dm,
+                                                  n_threads);
+    arma::rowvec center;
+    arma::mat R;
+    if (normalise) Y = manifoldOOS::landmark_normalisation(Y, center, R);
+    Rcpp::List out = model_list(mm);
+    out["embedding"] = Y;
+    out["D"] = D;
+    Rcpp::IntegerVector lm1(m);
+    for (int b = 0; b < m; ++b) lm1[b] = lm[b] + 1;
+    out["landmarks"] = lm1;
+    out["center"] = Rcpp::NumericVector(center.begin(), center.end());
+    out["rotation"] = R;
+    return out;
+  }
+  MO_CATCH
+}
+
+// Out-of-sample Isomap for new rows (see isomap_project()).
+// [[Rcpp::export(.mo_isomap_project)]]
+arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::mat& D,
+                            const arma::mat& lsharp_t, const arma::mat& coords,
+                            const arma::vec& values, const arma::vec& mu, double grand_mean,
+                            std::string rule, const arma::mat& Y_train, bool snap,
+                            const arma::rowvec& center, const arma::mat& rotation,
+                            int n_threads) {
+  MO_TRY {
+    manifoldOOS::lmds_map M;
+    M.lsharp_t = lsharp_t;
+    M.coords = coords;
+    M.values = values;
+    M.mu = mu;
+    M.grand_mean = grand_mean;
+    M.check();
+    return manifoldOOS::isomap_project(X, Xnew, k, D, M, manifoldOOS::parse_lmds_rule(rule),
+                                       Y_train, snap, center, rotation, n_threads);
+  }
+  MO_CATCH
+}

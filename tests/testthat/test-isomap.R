@@ -1,0 +1,205 @@
+# Isomap and landmark Isomap (spec B.4, B.5, C.1, C.2).
+
+iso_roll <- function(n, seed = 1) swiss_roll(n, seed = seed, convention = "sklearn")
+
+# Flat grid on [0, L] x [0, W], optionally rolled onto a cylinder of radius R
+# (an isometric bend: the intrinsic coordinates stay (u, v)).
+bent_rectangle <- function(nu = 41, nv = 21, L = 4, W = 2, R = 2, bend = TRUE) {
+  g <- as.matrix(expand.grid(u = seq(0, L, length.out = nu), v = seq(0, W, length.out = nv)))
+  x <- if (bend) cbind(R * sin(g[, 1] / R), g[, 2], R * (1 - cos(g[, 1] / R)))
+       else cbind(g, 0)
+  list(x = x, truth = g)
+}
+
+test_that("a flat rectangle in 3-D with the complete graph is recovered exactly (Isomap = CMDS = PCA)", {
+  r <- bent_rectangle(15, 8, bend = FALSE)
+  Q <- qr.Q(qr(matrix(c(1, 2, 0.5, -1, 0.3, 2, 0.7, -0.2, 1), 3)))
+  X <- r$x %*% Q + 5
+  n <- nrow(X)
+  fit <- isomap(X, 2, k = n - 1)
+  expect_lt(procrustes_dist(embedding(fit), r$truth, "matlab_d"), 1e-12)
+  m <- mds(X, 2)
+  expect_equal(fit$eigenvalues, m$eigenvalues, tolerance = 1e-9)
+  expect_lt(max_principal_angle(embedding(fit), embedding(m)), 1e-6)
+})
+
+test_that("a rectangle bent onto a cylinder is recovered up to the graph's path error", {
+  r <- bent_rectangle()
+  fit <- isomap(r$x, 2, k = 20)
+  # kNN-graph geodesics are polygonal paths: the residual is small but not 0
+  # (4.4e-5 here; it shrinks with a denser grid and larger k), while the
+  # linear embedding of the bent sheet is far off
+  expect_lt(procrustes_dist(embedding(fit), r$truth, "matlab_d"), 1e-4)
+  expect_gt(procrustes_dist(embedding(pca(r$x, 2)), r$truth, "matlab_d"), 1e-3)
+  # the geodesic matrix is symmetric with a zero diagonal
+  G <- fit$geodesics
+  expect_identical(G, t(G))
+  expect_true(all(diag(G) == 0))
+})
+
+test_that("training rows come back at their embedding (snap, nystrom, triangulation)", {
+  X <- iso_roll(400)$x
+  fit <- isomap(X, 2, k = 10)
+  expect_identical(predict(fit, X), embedding(fit))
+  expect_equal(predict(fit, X, snap = FALSE), embedding(fit), tolerance = 1e-9)
+  expect_equal(predict(fit, X, method = "nystrom", snap = FALSE), embedding(fit),
+               tolerance = 1e-9)
+})
+
+test_that("triangulation and Nystrom agree; predictions match a hand computation", {
+  roll <- iso_roll(500)
+  X <- roll$x[1:400, ]
+  Xn <- roll$x[401:500, ]
+  fit <- isomap(X, 2, k = 8)
+  tri <- predict(fit, Xn)
+  expect_equal(predict(fit, Xn, method = "nystrom"), tri, tolerance = 1e-9)
+  nb <- knn(X, 8, query = Xn)
+  G <- fit$geodesics
+  g2 <- t(vapply(seq_len(nrow(Xn)), function(a) {
+    apply(nb$dist[a, ] + G[nb$idx[a, ], , drop = FALSE], 2, min)^2
+  }, numeric(nrow(X))))
+  Y <- embedding(fit)
+  mu <- colMeans(G^2)
+  hand_tri <- -0.5 * sweep(g2, 2, mu) %*% sweep(Y, 2, fit$eigenvalues, "/")
+  expect_equal(unname(tri), unname(hand_tri), tolerance = 1e-9)
+  # Bengio et al.: y_k = (1/l_k) sum_i Kt(x, x_i) Y_ik with the centred kernel
+  Kt <- -0.5 * (g2 - matrix(mu, nrow(g2), ncol(g2), byrow = TRUE) - rowMeans(g2) + mean(mu))
+  hand_nys <- sweep(Kt %*% Y, 2, fit$eigenvalues, "/")
+  expect_equal(unname(tri), unname(hand_nys), tolerance = 1e-9)
+})
+
+test_that("batch predictions equal row-by-row predictions and survive saveRDS()", {
+  roll <- iso_roll(450)
+  X <- roll$x[1:400, ]
+  Xn <- roll$x[401:450, ]
+  for (fit in list(isomap(X, 2, k = 10), isomap(X, 2, k = 10, landmarks = 40, seed = 2))) {
+    for (meth in c("triangulation", "nystrom")) {
+      batch <- predict(fit, Xn, method = meth)
+      rows <- t(vapply(seq_len(nrow(Xn)),
+                       function(i) predict(fit, Xn[i, , drop = FALSE], method = meth)[1, ],
+                       numeric(2)))
+      expect_identical(unname(rows), unname(batch))
+    }
+    f <- tempfile(fileext = ".rds")
+    saveRDS(fit, f)
+    expect_identical(predict(readRDS(f), Xn), predict(fit, Xn))
+  }
+})
+
+test_that("dense and iterative eigen-solvers agree (n = 500)", {
+  X <- iso_roll(500, seed = 3)$x
+  d <- isomap(X, 3, k = 10, eigen_solver = "dense")
+  it <- isomap(X, 3, k = 10, eigen_solver = "iterative")
+  expect_match(d$solver, "dense")
+  expect_match(it$solver, "spectra")
+  expect_equal(it$eigenvalues, d$eigenvalues, tolerance = 1e-8)
+  expect_equal(embedding(it), embedding(d), tolerance = 1e-6)
+  expect_true(d$negative_mass > 0 && d$negative_mass < 1)
+})
+
+test_that("landmark Isomap with all points as landmarks equals Isomap", {
+  X <- iso_roll(300, seed = 4)$x
+  full <- isomap(X, 2, k = 10)
+  lm <- isomap(X, 2, k = 10, landmarks = seq_len(nrow(X)))
+  expect_equal(lm$eigenvalues, full$eigenvalues, tolerance = 1e-9)
+  expect_equal(embedding(lm), embedding(full), tolerance = 1e-8)
+  Xn <- iso_roll(50, seed = 5)$x
+  expect_equal(predict(lm, Xn), predict(full, Xn), tolerance = 1e-8)
+})
+
+test_that("landmarks are triangulated onto their own LMDS coordinates", {
+  X <- iso_roll(400, seed = 6)$x
+  for (meth in c("maxmin", "random")) {
+    fit <- isomap(X, 2, k = 10, landmarks = 30, landmark_method = meth, seed = 7)
+    lmk <- fit$landmarks
+    expect_length(unique(lmk), 30)
+    # LMDS coordinates, normalised as the embedding
+    L <- sweep(fit$landmark_coords, 2, fit$center) %*% fit$rotation
+    expect_equal(unname(embedding(fit)[lmk, ]), unname(L), tolerance = 1e-9)
+    # and predict() returns them for the landmark rows (no snapping needed)
+    expect_identical(predict(fit, X[lmk, ], snap = FALSE), embedding(fit)[lmk, ])
+    expect_identical(predict(fit, X, snap = FALSE), embedding(fit))
+  }
+  # without normalisation the landmark rows are exactly the LMDS coordinates
+  raw <- isomap(X, 2, k = 10, landmarks = 30, normalize = FALSE, seed = 7)
+  expect_equal(unname(embedding(raw)[raw$landmarks, ]), unname(raw$landmark_coords),
+               tolerance = 1e-9)
+  expect_null(raw$rotation)
+})
+
+test_that("MaxMin picks the farthest point each time; seeds are reproducible and leave the RNG alone", {
+  X <- iso_roll(300, seed = 8)$x
+  set.seed(123)
+  before <- runif(1)
+  set.seed(123)
+  a <- isomap(X, 2, k = 10, landmarks = 12, seed = 42)
+  expect_identical(runif(1), before)
+  b <- isomap(X, 2, k = 10, landmarks = 12, seed = 42)
+  expect_identical(a$landmarks, b$landmarks)
+  D <- a$geodesics  # 12 x n, rows in selection order
+  for (l in 2:12) {
+    mind <- apply(D[seq_len(l - 1), , drop = FALSE], 2, min)
+    expect_equal(a$landmarks[l], which.max(mind))
+  }
+})
+
+test_that("Swiss roll n = 2000, k = 10: trustworthiness(k = 10) >= 0.99", {
+  roll <- iso_roll(2000, seed = 1)
+  fit <- isomap(roll$x, 2, k = 10, eigen_solver = "iterative")
+  expect_gte(trustworthiness(roll$x, embedding(fit), k = 10), 0.99)
+})
+
+test_that("a disconnected graph is connected with a warning, or is a classed error", {
+  set.seed(3)
+  X <- rbind(matrix(rnorm(120), 40), matrix(rnorm(120), 40) + 50)
+  expect_warning(fit <- isomap(X, 2, k = 5), class = "manifoldOOS_warning")
+  expect_equal(fit$graph$n_components, 2L)
+  expect_equal(nrow(fit$graph$added_edges), 1L)
+  expect_true(all(is.finite(fit$geodesics)))
+  expect_true(all(is.finite(predict(fit, X[1:5, ] + 0.1))))
+  expect_input_error(isomap(X, 2, k = 5, on_disconnected = "error"), "`k`")
+  # landmark geodesics on the same connected graph
+  expect_warning(lf <- isomap(X, 2, k = 5, landmarks = 10, seed = 1), class = "manifoldOOS_warning")
+  expect_true(all(is.finite(lf$geodesics)))
+})
+
+test_that("large n without landmarks switches to landmark Isomap with a message", {
+  X <- iso_roll(350, seed = 9)$x
+  old <- options(manifoldOOS.isomap_max_n = 300)
+  on.exit(options(old))
+  expect_message(fit <- isomap(X, 2, k = 10, seed = 1), "landmark")
+  expect_equal(fit$method, "Landmark Isomap")
+  expect_length(fit$landmarks, 100L)
+})
+
+test_that("bad input gives classed errors naming the argument", {
+  X <- iso_roll(60)$x
+  expect_input_error(isomap(X, 2, k = 60), "`k`")
+  expect_input_error(isomap(X, 2, k = 0), "`k`")
+  expect_input_error(isomap(X, 60, k = 5), "`ndim`")
+  expect_input_error(isomap(X, 2, k = 5, landmarks = 2), "`landmarks`")
+  expect_input_error(isomap(X, 2, k = 5, landmarks = c(1, 2, 2, 5)), "`landmarks`")
+  expect_input_error(isomap(X, 2, k = 5, landmarks = c(1, 2, 99)), "`landmarks`")
+  expect_input_error(isomap(X, 2, k = 5, landmarks = "all"), "`landmarks`")
+  expect_input_error(isomap(X, 2, k = 5, landmark_method = "kmeans"), "`landmark_method`")
+  expect_input_error(isomap(X, 2, k = 5, eigen_solver = "qr"), "`eigen_solver`")
+  fit <- isomap(X, 2, k = 5)
+  expect_input_error(predict(fit, X, method = "lle"), "`method`")
+  expect_input_error(predict(fit, X, snap = NA), "`snap`")
+  expect_input_error(predict(fit, X[, 1:2]), "`newdata`")
+  # too many dimensions for the geodesic MDS: only positive eigenvalues are usable
+  Xl <- cbind(seq(0, 1, length.out = 30), 0)
+  expect_input_error(isomap(Xl, 2, k = 2), "`ndim`")
+})
+
+test_that("print, summary and plot work on full and landmark fits", {
+  X <- iso_roll(200)$x
+  fit <- isomap(X, 2, k = 8)
+  expect_output(print(fit), "Isomap")
+  expect_output(print(summary(fit)), "geodesic matrix: 200 x 200")
+  lf <- isomap(X, 2, k = 8, landmarks = 20, seed = 1)
+  expect_output(print(summary(lf)), "landmarks: 20")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(fit, newdata = X[1:10, ] + 0.01), fit)
+})
