@@ -2,6 +2,8 @@
 R ?= R
 RSCRIPT ?= Rscript
 PKG := manifoldOOS
+# compile the C++ sources in parallel on every core
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
@@ -11,7 +13,7 @@ deps:
 	$(RSCRIPT) tools/install-deps.R
 
 install: deps
-	$(R) CMD INSTALL --preclean --no-multiarch --with-keep.source .
+	MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-multiarch --with-keep.source .
 
 demo: install
 	$(RSCRIPT) -e 'demo("swissroll", package = "$(PKG)", ask = FALSE, echo = FALSE)'
@@ -24,8 +26,8 @@ document: deps
 
 check: deps
 	rm -rf check && mkdir -p check
-	cd check && $(R) CMD build .. && \
-	  _R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_SYSTEM_CLOCK_=0 $(R) CMD check --as-cran --no-manual $(TARBALL)
+	cd check && MAKEFLAGS=-j$(JOBS) $(R) CMD build .. && \
+	  MAKEFLAGS=-j$(JOBS) _R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_SYSTEM_CLOCK_=0 $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
 bench: install

@@ -6,8 +6,10 @@ roll <- swiss_roll(2000, seed = 42)
 train <- 1:1500
 test <- 1501:2000
 
-method_name <- "PCA"
-fit <- pca(roll$x[train, ], ndim = 2)
+# The best nonlinear method available until LGRM lands: LTSA, whose
+# out-of-sample rule is the reconstruction-weight map.
+method_name <- "LTSA"
+fit <- ltsa(roll$x[train, ], ndim = 2, k = 10)
 print(fit)
 
 t0 <- proc.time()[["elapsed"]]

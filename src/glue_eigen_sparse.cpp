@@ -4,27 +4,8 @@
 #include "glue.h"
 #include "glue_eigen_result.h"
 #include <manifoldOOS/eigen_sparse.h>
+#include "glue_helpers.h"
 
-namespace {
-
-
-// Options list built by R/eigen.R (eig_opts()); missing entries keep defaults.
-manifoldOOS::eig_options parse_options(const Rcpp::List& L) {
-  manifoldOOS::eig_options o;
-  if (L.containsElementNamed("method"))
-    o.method = manifoldOOS::parse_eig_method(Rcpp::as<std::string>(L["method"]));
-  if (L.containsElementNamed("dense_max_n")) o.dense_max_n = Rcpp::as<double>(L["dense_max_n"]);
-  if (L.containsElementNamed("fallback_max_n"))
-    o.fallback_max_n = Rcpp::as<double>(L["fallback_max_n"]);
-  if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);
-  if (L.containsElementNamed("tol")) o.tol = Rcpp::as<double>(L["tol"]);
-  if (L.containsElementNamed("maxit")) o.maxit = Rcpp::as<double>(L["maxit"]);
-  if (L.containsElementNamed("ncv")) o.ncv = Rcpp::as<double>(L["ncv"]);
-  if (L.containsElementNamed("ridge")) o.ridge = Rcpp::as<double>(L["ridge"]);
-  return o;
-}
-
-}  // namespace
 
 // Sparse symmetric A (dgCMatrix): bottom/top/all m eigenpairs via eigs_sym().
 // [[Rcpp::export(.mo_eigs_sparse)]]
@@ -34,7 +15,7 @@ Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::
     const manifoldOOS::sp_mat_e As(A);
     return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse(As),
                                                 manifoldOOS::parse_eig_which(which), m,
-                                                parse_options(opts)));
+                                                mo_eig_options(opts)));
   }
   MO_CATCH
 }
@@ -48,7 +29,7 @@ Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A,
     const manifoldOOS::sp_mat_e As(A), Bs(B);
     return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse_generalized(As, Bs),
                                                 manifoldOOS::parse_eig_which(which), m,
-                                                parse_options(opts)));
+                                                mo_eig_options(opts)));
   }
   MO_CATCH
 }
@@ -61,7 +42,7 @@ Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool
   MO_TRY {
     return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::dense(A, center),
                                                 manifoldOOS::parse_eig_which(which), m,
-                                                parse_options(opts)));
+                                                mo_eig_options(opts)));
   }
   MO_CATCH
 }
@@ -70,7 +51,7 @@ Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool
 // [[Rcpp::export(.mo_eigs_dense_top_matfree)]]
 Rcpp::List mo_eigs_dense_top_matfree(const arma::mat& K, int m, bool center, Rcpp::List opts) {
   MO_TRY {
-    return eigen_result_to_list(manifoldOOS::eigs_dense_top_matfree(K, m, center, parse_options(opts)));
+    return eigen_result_to_list(manifoldOOS::eigs_dense_top_matfree(K, m, center, mo_eig_options(opts)));
   }
   MO_CATCH
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "glue_spectral.h"
+#include "glue_helpers.h"
 
 namespace {
 
@@ -17,7 +17,7 @@ using sparse_map = Eigen::Map<Eigen::SparseMatrix<double>>;
 Rcpp::List model_list(const manifoldOOS::cmds_model& m) {
   return Rcpp::List::create(
       Rcpp::Named("lsharp_t") = m.lsharp_t, Rcpp::Named("coords") = m.embedding,
-      Rcpp::Named("values") = spectral_vec(m.values), Rcpp::Named("mu") = spectral_vec(m.mu),
+      Rcpp::Named("values") = mo_vec(m.values), Rcpp::Named("mu") = mo_vec(m.mu),
       Rcpp::Named("grand_mean") = m.grand_mean, Rcpp::Named("negative_mass") = m.negative_mass,
       Rcpp::Named("solver") = m.method, Rcpp::Named("n_ops") = static_cast<double>(m.n_ops),
       Rcpp::Named("note") = m.note);
@@ -42,7 +42,7 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
     v.adj_idx = A.innerIndexPtr();
     v.adj_len = A.valuePtr();
     const int n = v.n;
-    const manifoldOOS::eig_options o = spectral_eig_options(opts);
+    const manifoldOOS::eig_options o = mo_eig_options(opts);
 
     if (landmarks.size() == 0) {
       Rcpp::NumericMatrix G(n, n);

@@ -5,21 +5,10 @@
 #include <manifoldOOS/kpca.h>
 #include <manifoldOOS/mds.h>
 
-#include "glue_spectral.h"
+#include "glue_helpers.h"
 
 namespace {
 
-manifoldOOS::kernel_spec make_kernel(const std::string& type, double sigma, double gamma,
-                                     double coef0, double degree) {
-  manifoldOOS::kernel_spec k;
-  k.type = manifoldOOS::parse_kernel_type(type);
-  k.sigma = sigma;
-  k.gamma = gamma;
-  k.coef0 = coef0;
-  k.degree = degree;
-  manifoldOOS::check_kernel(k);
-  return k;
-}
 
 manifoldOOS::lmds_map make_map(const arma::mat& lsharp_t, const arma::mat& coords,
                                const arma::vec& values, const arma::vec& mu, double grand_mean) {
@@ -40,15 +29,15 @@ manifoldOOS::lmds_map make_map(const arma::mat& lsharp_t, const arma::mat& coord
 Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double sigma,
                        double gamma, double coef0, double degree, Rcpp::List opts) {
   MO_TRY {
-    const manifoldOOS::kernel_spec ks = make_kernel(kernel, sigma, gamma, coef0, degree);
+    const manifoldOOS::kernel_spec ks = mo_kernel_spec(kernel, sigma, gamma, coef0, degree);
     manifoldOOS::kpca_model m;
     {
       const arma::mat K = manifoldOOS::kernel_train(X, ks);
-      m = manifoldOOS::kpca_fit(K, ndim, spectral_eig_options(opts));
+      m = manifoldOOS::kpca_fit(K, ndim, mo_eig_options(opts));
     }
     return Rcpp::List::create(
         Rcpp::Named("embedding") = m.embedding, Rcpp::Named("alpha") = m.alpha,
-        Rcpp::Named("values") = spectral_vec(m.values),
+        Rcpp::Named("values") = mo_vec(m.values),
         Rcpp::Named("col_means") = Rcpp::NumericVector(m.centering.col_means.begin(),
                                                        m.centering.col_means.end()),
         Rcpp::Named("grand_mean") = m.centering.grand_mean,
@@ -65,7 +54,7 @@ arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string
                           const arma::rowvec& col_means, double grand_mean,
                           const arma::mat& alpha) {
   MO_TRY {
-    const manifoldOOS::kernel_spec ks = make_kernel(kernel, sigma, gamma, coef0, degree);
+    const manifoldOOS::kernel_spec ks = mo_kernel_spec(kernel, sigma, gamma, coef0, degree);
     manifoldOOS::kernel_centering c;
     c.col_means = col_means;
     c.grand_mean = grand_mean;
@@ -78,10 +67,10 @@ arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string
 // [[Rcpp::export(.mo_mds_fit)]]
 Rcpp::List mo_mds_fit(const arma::mat& X, int ndim, Rcpp::List opts) {
   MO_TRY {
-    const manifoldOOS::cmds_model m = manifoldOOS::cmds_data(X, ndim, spectral_eig_options(opts));
+    const manifoldOOS::cmds_model m = manifoldOOS::cmds_data(X, ndim, mo_eig_options(opts));
     return Rcpp::List::create(
         Rcpp::Named("embedding") = m.embedding, Rcpp::Named("lsharp_t") = m.lsharp_t,
-        Rcpp::Named("values") = spectral_vec(m.values), Rcpp::Named("mu") = spectral_vec(m.mu),
+        Rcpp::Named("values") = mo_vec(m.values), Rcpp::Named("mu") = mo_vec(m.mu),
         Rcpp::Named("grand_mean") = m.grand_mean,
         Rcpp::Named("negative_mass") = m.negative_mass, Rcpp::Named("solver") = m.method,
         Rcpp::Named("n_ops") = static_cast<double>(m.n_ops), Rcpp::Named("note") = m.note);
@@ -109,10 +98,10 @@ Rcpp::List mo_cmds_distances(const arma::mat& D, bool squared, int ndim, Rcpp::L
                              int n_threads) {
   MO_TRY {
     const manifoldOOS::cmds_model m =
-        manifoldOOS::cmds_distances(D, !squared, ndim, spectral_eig_options(opts), n_threads);
+        manifoldOOS::cmds_distances(D, !squared, ndim, mo_eig_options(opts), n_threads);
     return Rcpp::List::create(
         Rcpp::Named("embedding") = m.embedding, Rcpp::Named("lsharp_t") = m.lsharp_t,
-        Rcpp::Named("values") = spectral_vec(m.values), Rcpp::Named("mu") = spectral_vec(m.mu),
+        Rcpp::Named("values") = mo_vec(m.values), Rcpp::Named("mu") = mo_vec(m.mu),
         Rcpp::Named("grand_mean") = m.grand_mean,
         Rcpp::Named("negative_mass") = m.negative_mass, Rcpp::Named("solver") = m.method,
         Rcpp::Named("n_ops") = static_cast<double>(m.n_ops), Rcpp::Named("note") = m.note);

@@ -2,8 +2,9 @@
 // (inst/include/manifoldOOS/le.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include "glue_spectral_local.h"
 #include <manifoldOOS/le.h>
+#include <manifoldOOS/eigen_sparse.h>
+#include "glue_helpers.h"
 
 namespace {
 

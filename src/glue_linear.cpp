@@ -2,6 +2,7 @@
 // steps of spectral regression / kernel LPP.
 #define MO_GLUE_EIGEN
 #include "glue.h"
+#include "glue_helpers.h"
 #include <manifoldOOS/linear_projections.h>
 
 namespace {

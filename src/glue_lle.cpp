@@ -1,8 +1,9 @@
 // Glue for locally linear embedding (inst/include/manifoldOOS/lle.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include "glue_spectral_local.h"
 #include <manifoldOOS/lle.h>
+#include <manifoldOOS/eigen_sparse.h>
+#include "glue_helpers.h"
 
 // idx1: n x k neighbour lists (1-based, self excluded).
 // [[Rcpp::export(.mo_lle_fit)]]

@@ -1,8 +1,9 @@
 // Glue for local tangent space alignment (inst/include/manifoldOOS/ltsa.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include "glue_spectral_local.h"
 #include <manifoldOOS/ltsa.h>
+#include <manifoldOOS/eigen_sparse.h>
+#include "glue_helpers.h"
 
 // nbhd1: n x k neighbourhoods (1-based; normally x_i itself first).
 // [[Rcpp::export(.mo_ltsa_fit)]]

@@ -1,29 +1,10 @@
 // R glue for the generic out-of-sample maps: GOoSE, linearization, RBF
 // network and kernel ridge regression.
 #include "glue.h"
+#include "glue_helpers.h"
 #include <manifoldOOS/goose.h>
 #include <manifoldOOS/oos_regression.h>
 
-namespace {
-arma::Mat<int> zero_based(const arma::imat& idx1, arma::uword n) {
-  arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
-  if (idx.n_elem && (idx.min() < 0 || idx.max() >= int(n)))
-    throw manifoldOOS::input_error("neighbour index out of range");
-  return idx;
-}
-
-manifoldOOS::kernel_spec make_kernel(const std::string& type, double sigma, double gamma,
-                                     double coef0, double degree) {
-  manifoldOOS::kernel_spec k;
-  k.type = manifoldOOS::parse_kernel_type(type);
-  k.sigma = sigma;
-  k.gamma = gamma;
-  k.coef0 = coef0;
-  k.degree = degree;
-  manifoldOOS::check_kernel(k);
-  return k;
-}
-}  // namespace
 
 // GOoSE for the rows of Q; idx/dist: kNN of Q among the rows of X (1-based).
 // [[Rcpp::export(.mo_goose)]]
@@ -31,7 +12,7 @@ arma::mat mo_goose(const arma::mat& X, const arma::mat& Y, const arma::mat& Q,
                    const arma::imat& idx1, const arma::mat& dist, std::string scale,
                    std::string variant, bool snap, int n_threads) {
   MO_TRY {
-    return manifoldOOS::goose(X, Y, Q, zero_based(idx1, X.n_rows), dist,
+    return manifoldOOS::goose(X, Y, Q, mo_index0(idx1, X.n_rows), dist,
                               manifoldOOS::parse_goose_scale(scale),
                               manifoldOOS::parse_goose_variant(variant), snap, n_threads);
   }
@@ -78,7 +59,7 @@ Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, 
                       double gamma, double coef0, double degree, double lambda) {
   MO_TRY {
     manifoldOOS::kernel_map m =
-        manifoldOOS::krr_fit(X, Y, make_kernel(type, sigma, gamma, coef0, degree), lambda);
+        manifoldOOS::krr_fit(X, Y, mo_kernel_spec(type, sigma, gamma, coef0, degree), lambda);
     return Rcpp::List::create(Rcpp::Named("C") = m.C,
                               Rcpp::Named("ybar") = Rcpp::NumericVector(m.ybar.begin(), m.ybar.end()),
                               Rcpp::Named("shift") = m.shift);
@@ -90,7 +71,7 @@ Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, 
 arma::vec mo_krr_gcv(const arma::mat& X, const arma::mat& Y, std::string type, double sigma,
                      double gamma, double coef0, double degree, const arma::vec& grid) {
   MO_TRY {
-    return manifoldOOS::krr_gcv(X, Y, make_kernel(type, sigma, gamma, coef0, degree), grid);
+    return manifoldOOS::krr_gcv(X, Y, mo_kernel_spec(type, sigma, gamma, coef0, degree), grid);
   }
   MO_CATCH
 }
@@ -105,7 +86,7 @@ arma::mat mo_kernel_map_predict(const arma::mat& X, const arma::mat& C, const ar
     manifoldOOS::kernel_map m;
     m.C = C;
     m.ybar = ybar;
-    return manifoldOOS::kernel_map_predict(m, X, Q, make_kernel(type, sigma, gamma, coef0, degree),
+    return manifoldOOS::kernel_map_predict(m, X, Q, mo_kernel_spec(type, sigma, gamma, coef0, degree),
                                            n_threads);
   }
   MO_CATCH

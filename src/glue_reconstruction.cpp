@@ -1,4 +1,5 @@
 #include "glue.h"
+#include "glue_helpers.h"
 #include <manifoldOOS/reconstruction.h>
 
 // idx is 1-based from R.
@@ -7,8 +8,7 @@ arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q,
                                     const arma::imat& idx1, double reg,
                                     const arma::mat& snap_dist, int n_threads) {
   MO_TRY {
-    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
-    if (idx.min() < 0 || idx.max() >= int(X.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    arma::Mat<int> idx = mo_index0(idx1, X.n_rows);
     return manifoldOOS::reconstruction_weights(X, Q, idx, reg, snap_dist, n_threads);
   }
   MO_CATCH
@@ -17,8 +17,7 @@ arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q,
 // [[Rcpp::export(.mo_reconstruct_embedding)]]
 arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, const arma::mat& W) {
   MO_TRY {
-    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
-    if (idx.min() < 0 || idx.max() >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    arma::Mat<int> idx = mo_index0(idx1, Y.n_rows);
     return manifoldOOS::reconstruct_embedding(Y, idx, W);
   }
   MO_CATCH
@@ -29,8 +28,7 @@ arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, c
 Rcpp::List mo_lvm_average(const arma::mat& Y, const arma::imat& idx1, const arma::mat& dist,
                           double sigma) {
   MO_TRY {
-    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
-    if (idx.min() < 0 || idx.max() >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    arma::Mat<int> idx = mo_index0(idx1, Y.n_rows);
     arma::uvec far;
     arma::mat out = manifoldOOS::lvm_average(Y, idx, dist, sigma, &far);
     return Rcpp::List::create(Rcpp::Named("y") = out,

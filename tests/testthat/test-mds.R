@@ -72,6 +72,9 @@ test_that("bad input: ndim above the rank, unknown rule, bad newdata", {
   expect_input_error(mds(X[, 1:2], ndim = 3), "`ndim`")
   expect_input_error(mds(cbind(X, X[, 1]), ndim = 5), "`ndim`")  # rank 4
   fit <- mds(X, 2)
-  expect_input_error(predict(fit, X, method = "linear"), "`method`")
+  expect_input_error(predict(fit, X, method = "nope"), "`method`")
+  # a generic rule needs the training data, which an MDS fit does not store
+  expect_input_error(predict(fit, X, method = "linear"), "`X`")
+  expect_equal(dim(predict(fit, X[1:3, ], method = "linear", X = X)), c(3L, 2L))
   expect_input_error(predict(fit, X[, 1:3]), "`newdata`")
 })

@@ -1,0 +1,52 @@
+// Conversions shared by the glue files (include after glue.h).
+#ifndef MANIFOLDOOS_GLUE_HELPERS_H
+#define MANIFOLDOOS_GLUE_HELPERS_H
+
+#include <manifoldOOS/kernels.h>
+#include <string>
+
+// 1-based R neighbour matrix -> 0-based, range-checked against n points.
+inline arma::Mat<int> mo_index0(const arma::imat& idx1, arma::uword n) {
+  arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
+  if (idx.n_elem > 0 && (idx.min() < 0 || idx.max() >= int(n)))
+    throw manifoldOOS::input_error("neighbour index out of range");
+  return idx;
+}
+
+// Kernel specification from the fields of an R kernel_spec().
+inline manifoldOOS::kernel_spec mo_kernel_spec(const std::string& type, double sigma,
+                                               double gamma, double coef0, double degree) {
+  manifoldOOS::kernel_spec k;
+  k.type = manifoldOOS::parse_kernel_type(type);
+  k.sigma = sigma;
+  k.gamma = gamma;
+  k.coef0 = coef0;
+  k.degree = degree;
+  manifoldOOS::check_kernel(k);
+  return k;
+}
+
+inline Rcpp::NumericVector mo_vec(const arma::vec& v) {
+  return Rcpp::NumericVector(v.begin(), v.end());
+}
+
+#ifdef MANIFOLDOOS_EIGEN_SPARSE_H
+// Eigen-solver options from the list built by eig_opts() (R/eigen.R);
+// missing entries keep the defaults. Include eigen_sparse.h first.
+inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
+  manifoldOOS::eig_options o;
+  if (L.containsElementNamed("method"))
+    o.method = manifoldOOS::parse_eig_method(Rcpp::as<std::string>(L["method"]));
+  if (L.containsElementNamed("dense_max_n")) o.dense_max_n = Rcpp::as<double>(L["dense_max_n"]);
+  if (L.containsElementNamed("fallback_max_n"))
+    o.fallback_max_n = Rcpp::as<double>(L["fallback_max_n"]);
+  if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);
+  if (L.containsElementNamed("tol")) o.tol = Rcpp::as<double>(L["tol"]);
+  if (L.containsElementNamed("maxit")) o.maxit = Rcpp::as<double>(L["maxit"]);
+  if (L.containsElementNamed("ncv")) o.ncv = Rcpp::as<double>(L["ncv"]);
+  if (L.containsElementNamed("ridge")) o.ridge = Rcpp::as<double>(L["ridge"]);
+  return o;
+}
+#endif
+
+#endif
