@@ -33,3 +33,17 @@ bench_report <- function(df, ours = "manifoldOOS") {
   print(df, row.names = FALSE)
   invisible(df)
 }
+
+# Time one evaluation of `expr` (elapsed seconds); NA with a message when it
+# fails, so that a failing peer does not stop the benchmark.
+bench_once <- function(expr) {
+  e <- substitute(expr)
+  env <- parent.frame()
+  gc(FALSE)
+  t0 <- proc.time()[["elapsed"]]
+  ok <- tryCatch({ eval(e, env); TRUE }, error = function(err) {
+    message("  peer failed: ", conditionMessage(err))
+    FALSE
+  })
+  if (ok) proc.time()[["elapsed"]] - t0 else NA_real_
+}

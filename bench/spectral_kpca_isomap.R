@@ -16,17 +16,7 @@ local({
   roll <- swiss_roll(n, seed = 1)
   X <- roll$x
   new <- swiss_roll(10000L, seed = 2)$x
-  once <- function(expr) {
-    e <- substitute(expr)
-    env <- parent.frame()
-    gc(FALSE)
-    t0 <- proc.time()[["elapsed"]]
-    ok <- tryCatch({ eval(e, env); TRUE }, error = function(err) {
-      message("  peer failed: ", conditionMessage(err))
-      FALSE
-    })
-    if (ok) proc.time()[["elapsed"]] - t0 else NA_real_
-  }
+  once <- bench_once
   rows <- list()
   add <- function(case, impl, seconds) {
     cat(sprintf("  %-40s %-32s %8.3f s\n", case, impl, seconds))
