@@ -3,11 +3,20 @@
 # Evaluate `expr` (a call into compiled code) and translate C++ exceptions.
 # Rcpp gives a forwarded exception the demangled C++ class name as condition
 # class, e.g. "manifoldOOS::input_error".
-core <- function(expr) {
+#
+# An input error from the core names the argument it is about in backticks
+# (e.g. "`ndim` = 3 is too large ..."); that name becomes the condition's
+# `arg`. Otherwise the core found a property of the data it was given, and
+# `arg` (default "X") is blamed.
+core <- function(expr, arg = "X") {
   tryCatch(expr, "C++Error" = function(e) {
     cls <- class(e)
     msg <- conditionMessage(e)
-    if ("manifoldOOS::input_error" %in% cls) abort_input(NULL, msg)
+    if ("manifoldOOS::input_error" %in% cls) {
+      named <- regmatches(msg, regexpr("`[A-Za-z_.][A-Za-z0-9_.]*`", msg))
+      blamed <- if (length(named)) gsub("`", "", named) else arg
+      abort_input(NULL, msg, arg = blamed)
+    }
     if (any(c("manifoldOOS::convergence_error", "manifoldOOS::error") %in% cls))
       abort_numerical(msg)
     if ("std::bad_alloc" %in% cls)

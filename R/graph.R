@@ -287,6 +287,9 @@ as_dgc <- function(W, arg = "W") {
   if (!(is.matrix(W) || inherits(W, "Matrix"))) {
     abort_input(arg, "must be an mlgraph, a matrix or a sparse Matrix.")
   }
+  if (is.matrix(W) && !(is.numeric(W) || is.logical(W))) {
+    abort_input(arg, sprintf("must be numeric, not of type '%s'.", typeof(W)))
+  }
   W <- methods::as(Matrix::Matrix(W, sparse = TRUE), "CsparseMatrix")
   W <- methods::as(methods::as(W, "generalMatrix"), "dMatrix")
   if (nrow(W) != ncol(W)) abort_input(arg, sprintf("must be square; it is %d x %d.", nrow(W), ncol(W)))

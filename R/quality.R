@@ -129,6 +129,7 @@ coranking <- function(X, Y, K_max = NULL, n_threads = default_threads()) {
   d <- check_pair(X, Y)
   n <- nrow(d$X)
   n_threads <- check_threads(n_threads)
+  if (!is.null(K_max)) K_max <- check_number(K_max, "K_max", lower = 1, upper = n - 1, integer = TRUE)
   if (is.null(K_max) || K_max == n - 1) {
     max_n <- getOption("manifoldOOS.coranking_max_n", 10000)
     if (n - 1 > max_n) {

@@ -22,9 +22,14 @@ NULL
 
 abort_input <- function(arg, message, ..., call = NULL) {
   msg <- if (is.null(arg)) message else sprintf("`%s` %s", arg, message)
+  fields <- list(...)
+  if (is.null(arg) && !is.null(fields$arg)) {
+    arg <- fields$arg
+  }
+  fields$arg <- NULL
   cond <- structure(
     class = c("manifoldOOS_input_error", "manifoldOOS_error", "error", "condition"),
-    list(message = msg, call = call, arg = arg, ...)
+    c(list(message = msg, call = call, arg = arg), fields)
   )
   stop(cond)
 }
@@ -86,6 +91,12 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
       where <- which(is.infinite(x), arr.ind = TRUE)[1, ]
       abort_input(arg, sprintf("must not contain Inf (first at row %d, column %d).",
                                where[1], where[2]))
+    }
+    # squared distances and Gram entries must stay finite in double precision
+    big <- max(abs(x), 0, na.rm = TRUE)
+    if (big > 1e150) {
+      abort_input(arg, sprintf(paste0("has entries too large in magnitude (max |x| = %.3g): squared ",
+                                      "distances would overflow. Rescale the data."), big))
     }
   }
   attr(x, "assign") <- NULL

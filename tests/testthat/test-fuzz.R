@@ -1,0 +1,177 @@
+# Fuzz every export with malformed inputs (see helper-fuzz.R): each call must
+# either succeed or raise a classed manifoldOOS condition naming an argument.
+# Also: saveRDS()/readRDS() round trips and batch == row-by-row predictions
+# for every fitting function and every out-of-sample rule it offers.
+
+set.seed(20261121)
+fz_X <- swiss_roll(40, seed = 3)$x
+colnames(fz_X) <- c("a", "b", "c")
+fz_Y <- fz_X[, 1:2] + 0.01 * matrix(stats::rnorm(80), 40, 2)
+fz_g <- neighbour_graph(fz_X, k = 6, on_disconnected = "connect")
+
+# Fitting functions: valid arguments and the role of each fuzzed argument.
+fz_fits <- list(
+  pca = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", scale = "flag")),
+  kpca = list(args = list(X = fz_X, ndim = 2),
+              roles = list(X = "data", ndim = "int", kernel = "choice", sigma = "num", degree = "int")),
+  mds = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", eigen_solver = "choice")),
+  isomap = list(args = list(X = fz_X, ndim = 2, k = 8),
+                roles = list(X = "data", ndim = "int", k = "int", landmarks = "int",
+                             normalize = "flag", on_disconnected = "choice")),
+  lle = list(args = list(X = fz_X, ndim = 2, k = 8),
+             roles = list(X = "data", ndim = "int", k = "int", reg = "num", eigen_solver = "choice")),
+  laplacian_eigenmaps = list(args = list(X = fz_X, ndim = 2, k = 8),
+                             roles = list(X = "data", ndim = "int", k = "int", graph = "choice",
+                                          bandwidth = "num", weights = "choice")),
+  ltsa = list(args = list(X = fz_X, ndim = 2, k = 8),
+              roles = list(X = "data", ndim = "int", k = "int", include_self = "flag", reg = "num")),
+  lpp = list(args = list(X = fz_X, ndim = 2, k = 6),
+             roles = list(X = "data", ndim = "int", k = "int", weights = "choice", sigma = "num",
+                          pca = "flag", regularize = "num")),
+  olpp = list(args = list(X = fz_X, ndim = 2, k = 6),
+              roles = list(X = "data", ndim = "int", k = "int", type = "choice", min_beta = "num")),
+  npe = list(args = list(X = fz_X, ndim = 2, k = 8),
+             roles = list(X = "data", ndim = "int", k = "int", reg = "num", pca = "flag")),
+  onpp = list(args = list(X = fz_X, ndim = 2, k = 8),
+              roles = list(X = "data", ndim = "int", k = "int", reg = "num")),
+  klpp = list(args = list(X = fz_X, ndim = 2, k = 6),
+              roles = list(X = "data", ndim = "int", k = "int", kernel = "choice", ridge = "num")),
+  spectral_regression = list(args = list(X = fz_X, ndim = 2, k = 6),
+                             roles = list(X = "data", ndim = "int", k = "int", kernel = "choice",
+                                          alpha = "num"))
+)
+
+# Other exports.
+fz_other <- list(
+  knn = list(fun = knn, args = list(X = fz_X, k = 5),
+             roles = list(X = "data", k = "int", query = "data", algorithm = "choice",
+                          n_threads = "threads")),
+  neighbour_graph = list(fun = neighbour_graph, args = list(X = fz_X, k = 6, on_disconnected = "connect"),
+                         roles = list(X = "data", k = "int", type = "choice", eps = "num",
+                                      symmetrize = "choice", weights = "choice")),
+  graph_laplacian = list(fun = graph_laplacian, args = list(g = fz_g),
+                         roles = list(g = "data", type = "choice")),
+  geodesic_distances = list(fun = geodesic_distances, args = list(g = fz_g, sources = 1:3),
+                            roles = list(g = "data", sources = "int")),
+  trustworthiness = list(fun = trustworthiness, args = list(X = fz_X, Y = fz_Y, k = 5),
+                         roles = list(X = "data", Y = "data", k = "int", n_threads = "threads")),
+  continuity = list(fun = continuity, args = list(X = fz_X, Y = fz_Y, k = 5),
+                    roles = list(X = "data", Y = "data", k = "int")),
+  coranking = list(fun = coranking, args = list(X = fz_X, Y = fz_Y),
+                   roles = list(X = "data", Y = "data", K_max = "int")),
+  rnx = list(fun = rnx, args = list(X = fz_X, Y = fz_Y), roles = list(X = "data", Y = "data", K_max = "int")),
+  rnx_auc = list(fun = rnx_auc, args = list(X = fz_X, Y = fz_Y), roles = list(X = "data", Y = "data")),
+  lcmc = list(fun = lcmc, args = list(X = fz_X, Y = fz_Y), roles = list(X = "data", Y = "data", K_max = "int")),
+  residual_variance = list(fun = residual_variance, args = list(X = fz_X, Y = fz_Y, k = 5),
+                           roles = list(X = "data", Y = "data", k = "int", pairs = "choice")),
+  residual_variance_coords = list(fun = residual_variance_coords, args = list(Y = fz_Y, truth = fz_X[, 1:2]),
+                                  roles = list(Y = "data", truth = "data", align = "choice")),
+  procrustes = list(fun = procrustes, args = list(Y = fz_Y, target = fz_X[, 1:2]),
+                    roles = list(Y = "data", target = "data", scale = "flag", reflection = "flag")),
+  procrustes_dist = list(fun = procrustes_dist, args = list(Y = fz_Y, target = fz_X[, 1:2]),
+                         roles = list(Y = "data", target = "data", type = "choice")),
+  knn_accuracy = list(fun = knn_accuracy,
+                      args = list(Y_train = fz_Y[1:30, ], labels_train = rep(1:2, 15),
+                                  Y_test = fz_Y[31:40, ], labels_test = rep(1:2, 5)),
+                      roles = list(Y_train = "data", Y_test = "data", k = "int")),
+  oos_error = list(fun = oos_error, args = list(Y_new = fz_Y[1:10, ], reference_new = fz_X[1:10, 1:2]),
+                   roles = list(Y_new = "data", reference_new = "data", type = "choice")),
+  oos_map = list(fun = oos_map, args = list(X = fz_X, Y = fz_Y, k = 6),
+                 roles = list(X = "data", Y = "data", method = "choice", k = "int", scale = "choice",
+                              snap = "flag")),
+  l1_code = list(fun = l1_code, args = list(X = fz_X[1:20, ], x = fz_X[21:22, ]),
+                 roles = list(X = "data", x = "data", solver = "choice", maxit = "int")),
+  swiss_roll = list(fun = swiss_roll, args = list(n = 50),
+                    roles = list(n = "size", noise = "num", hole = "flag", convention = "choice", seed = "int")),
+  s_curve = list(fun = s_curve, args = list(n = 50), roles = list(n = "size", noise = "num")),
+  helix = list(fun = helix, args = list(n = 50), roles = list(n = "size", noise = "num", rate = "num")),
+  fishbowl = list(fun = fishbowl, args = list(n = 50), roles = list(n = "size", convention = "choice")),
+  twin_peaks = list(fun = twin_peaks, args = list(n = 50), roles = list(n = "size", z_scale = "num")),
+  gaussian_surface = list(fun = gaussian_surface, args = list(n = 50), roles = list(n = "size", sigma = "num")),
+  mobius = list(fun = mobius, args = list(n = 50), roles = list(n = "size", noise = "num")),
+  punctured_sphere = list(fun = punctured_sphere, args = list(n = 50), roles = list(n = "size", z_scale = "num")),
+  broken_swiss_roll = list(fun = broken_swiss_roll, args = list(n = 50), roles = list(n = "size", noise = "num"))
+)
+
+fz_predict_pool <- function() {
+  p <- fuzz_pool("data", n = 5L, p = 3L)
+  p$other_columns <- matrix(stats::rnorm(20), 5, 4)
+  p$other_names <- data.frame(a = 1:5, b = 1:5, z = 1:5)
+  p$too_few_columns <- fz_X[1:5, 1:2]
+  p
+}
+
+test_that("fuzzing every export: no unclassed error, no hang (>= 1000 calls)", {
+  results <- list()
+  for (nm in names(fz_fits)) {
+    spec <- fz_fits[[nm]]
+    results[[length(results) + 1L]] <- fuzz_function(nm, getExportedValue("manifoldOOS", nm),
+                                                     spec$args, spec$roles)
+  }
+  for (nm in names(fz_other)) {
+    spec <- fz_other[[nm]]
+    results[[length(results) + 1L]] <- fuzz_function(nm, spec$fun, spec$args, spec$roles)
+  }
+  # predict() of every fit with malformed newdata and malformed method names
+  for (nm in names(fz_fits)) {
+    spec <- fz_fits[[nm]]
+    fit <- suppressWarnings(do.call(getExportedValue("manifoldOOS", nm), spec$args))
+    pool <- fz_predict_pool()
+    for (case in names(pool)) {
+      r <- fuzz_call(function(newdata) predict(fit, newdata), list(newdata = pool[[case]]), "newdata")
+      results[[length(results) + 1L]] <- data.frame(fun = paste0("predict.", nm), arg = "newdata",
+                                                    case = case, status = r$status,
+                                                    message = r$message, stringsAsFactors = FALSE)
+    }
+    for (case in names(fuzz_pool("choice"))) {
+      m <- fuzz_pool("choice")[[case]]
+      r <- fuzz_call(function(method) predict(fit, fz_X[1:3, ], method = method),
+                     list(method = m), "method")
+      results[[length(results) + 1L]] <- data.frame(fun = paste0("predict.", nm), arg = "method",
+                                                    case = case, status = r$status,
+                                                    message = r$message, stringsAsFactors = FALSE)
+    }
+  }
+  res <- do.call(rbind, results)
+  counts <- table(factor(res$status, c("ok", "classed", "defect")))
+  message(sprintf("fuzz: %d malformed calls over %d functions: %d succeeded, %d classed errors, %d defects",
+                  nrow(res), length(unique(res$fun)), counts[["ok"]], counts[["classed"]],
+                  counts[["defect"]]))
+  defects <- res[res$status == "defect", ]
+  expect_gte(nrow(res), 1000)
+  expect(nrow(defects) == 0L,
+         paste0("unclassed errors or hangs:\n",
+                paste(sprintf("%s(%s = <%s>): %s", defects$fun, defects$arg, defects$case,
+                              substr(defects$message, 1, 120)), collapse = "\n")))
+})
+
+test_that("every fit and every out-of-sample rule: batch == row-by-row, saveRDS round trip identical", {
+  train <- fz_X[1:30, ]
+  new <- fz_X[31:40, ]
+  generic <- c("goose", "lvm", "reconstruction", "linear", "rbf", "krr", "sparse")
+  checked <- 0L
+  for (nm in names(fz_fits)) {
+    args <- fz_fits[[nm]]$args
+    args$X <- train
+    fit <- suppressWarnings(do.call(getExportedValue("manifoldOOS", nm), args))
+    path <- tempfile(fileext = ".rds")
+    saveRDS(fit, path)
+    fit2 <- readRDS(path)
+    unlink(path)
+    rules <- unique(c(fit$oos$available, generic))
+    for (rule in rules) {
+      extra <- if (rule %in% fit$oos$available) list() else list(X = train)
+      batch <- do.call(predict, c(list(fit, new, method = rule), extra))
+      rows <- do.call(rbind, lapply(seq_len(nrow(new)), function(i)
+        do.call(predict, c(list(fit, new[i, , drop = FALSE], method = rule), extra))))
+      # values only: native rules may attach diagnostics (e.g. which rows snapped)
+      expect_equal(matrix(rows, nrow(rows)), matrix(batch, nrow(batch)), tolerance = 1e-10,
+                   info = sprintf("%s / %s: batch vs row-by-row", nm, rule))
+      again <- do.call(predict, c(list(fit2, new, method = rule), extra))
+      expect_identical(again, batch, info = sprintf("%s / %s: after readRDS", nm, rule))
+      expect_equal(dim(batch), c(nrow(new), fit$ndim))
+      checked <- checked + 1L
+    }
+  }
+  expect_gte(checked, length(fz_fits) * length(generic))
+})
