@@ -2,6 +2,9 @@
 R ?= R
 RSCRIPT ?= Rscript
 PKG := manifoldOOS
+# a fixed time zone: without one, packages that ask for it (lubridate via recipes) warn on machines without timedatectl
+TZ ?= UTC
+export TZ
 # compile the C++ sources in parallel on every core
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)

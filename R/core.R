@@ -15,7 +15,7 @@ core <- function(expr, arg = "X") {
     if ("manifoldOOS::input_error" %in% cls) {
       named <- regmatches(msg, regexpr("`[A-Za-z_.][A-Za-z0-9_.]*`", msg))
       blamed <- if (length(named)) gsub("`", "", named) else arg
-      abort_input(NULL, msg, arg = blamed)
+      abort_input_msg(msg, blamed)
     }
     if (any(c("manifoldOOS::convergence_error", "manifoldOOS::error") %in% cls))
       abort_numerical(msg)

@@ -17,3 +17,6 @@
 #' @importFrom Rcpp sourceCpp
 #' @importFrom stats predict
 "_PACKAGE"
+
+# the tidy-evaluation pronoun used inside ggplot2::aes() in autoplot()
+utils::globalVariables(".data")

@@ -22,16 +22,19 @@ NULL
 
 abort_input <- function(arg, message, ..., call = NULL) {
   msg <- if (is.null(arg)) message else sprintf("`%s` %s", arg, message)
-  fields <- list(...)
-  if (is.null(arg) && !is.null(fields$arg)) {
-    arg <- fields$arg
-  }
-  fields$arg <- NULL
   cond <- structure(
     class = c("manifoldOOS_input_error", "manifoldOOS_error", "error", "condition"),
-    c(list(message = msg, call = call, arg = arg), fields)
+    list(message = msg, call = call, arg = arg, ...)
   )
   stop(cond)
+}
+
+# An input error whose message is complete already (from the C++ core), blaming `arg`.
+abort_input_msg <- function(message, arg) {
+  stop(structure(
+    class = c("manifoldOOS_input_error", "manifoldOOS_error", "error", "condition"),
+    list(message = message, call = NULL, arg = arg)
+  ))
 }
 
 abort_numerical <- function(message, call = NULL) {
