@@ -173,8 +173,8 @@
     .Call(`_manifoldOOS_mo_ltsa_alignment`, X, nbhd1, q)
 }
 
-.mo_nppe_fit <- function(X, M, ndim, degree, basis, center, scale, ridge, rank_tol, dense_max, eig, n_threads) {
-    .Call(`_manifoldOOS_mo_nppe_fit`, X, M, ndim, degree, basis, center, scale, ridge, rank_tol, dense_max, eig, n_threads)
+.mo_nppe_fit <- function(X, M, ndim, degree, basis, center, scale, ridge, force_range, rank_tol, dense_max, eig, n_threads) {
+    .Call(`_manifoldOOS_mo_nppe_fit`, X, M, ndim, degree, basis, center, scale, ridge, force_range, rank_tol, dense_max, eig, n_threads)
 }
 
 .mo_nppe_predict <- function(X, keep1, mu, s, phibar, V, degree, basis, n_threads) {

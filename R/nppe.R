@@ -52,8 +52,11 @@ format_bytes <- function(b) {
 #' solves \eqn{\tilde F^\top M \tilde F v = \lambda \tilde F^\top \tilde F v}
 #' for the `ndim` smallest \eqn{\lambda}, normalised so that
 #' \eqn{Y^\top Y = I}, with \eqn{Y = \tilde F V}. With `ridge = 0` the problem
-#' is solved exactly on the range of \eqn{\tilde F} (the PCA step of
-#' [npe()]: no tuning, handles \eqn{q \ge N} and collinear features); with
+#' is solved exactly: through a Cholesky factor of \eqn{B = \tilde F^\top
+#' \tilde F} when it is numerically positive definite, otherwise restricted
+#' to the range of \eqn{\tilde F} (the PCA step of [npe()]: no tuning,
+#' handles \eqn{q \ge N}, constant pixels and collinear features;
+#' `options(manifoldOOS.nppe_force_range = TRUE)` always takes this path); with
 #' `ridge = eps > 0` the right-hand matrix is \eqn{B + \epsilon\,
 #' \mathrm{tr}(B)/q\, I}, which penalises large coefficients (recommended when
 #' \eqn{q} approaches \eqn{N}, e.g. images). Signs: the largest entry of each
@@ -132,7 +135,8 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
   ndim <- check_ndim(ndim, min(n - 1L, q))
   res <- timed({
     M <- lle_cost(X, k, reg)
-    core(.mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge, 1e-10,
+    core(.mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge,
+                      isTRUE(getOption("manifoldOOS.nppe_force_range", FALSE)), 1e-10,
                       as.integer(getOption("manifoldOOS.linear_dense_max", 400L)),
                       lp_eig_control(), n_threads))
   })

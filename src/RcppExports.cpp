@@ -651,8 +651,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_nppe_fit
-Rcpp::List mo_nppe_fit(const arma::mat& X, const Eigen::Map<Eigen::SparseMatrix<double>> M, int ndim, int degree, std::string basis, bool center, std::string scale, double ridge, double rank_tol, int dense_max, Rcpp::List eig, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_nppe_fit(SEXP XSEXP, SEXP MSEXP, SEXP ndimSEXP, SEXP degreeSEXP, SEXP basisSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP ridgeSEXP, SEXP rank_tolSEXP, SEXP dense_maxSEXP, SEXP eigSEXP, SEXP n_threadsSEXP) {
+Rcpp::List mo_nppe_fit(const arma::mat& X, const Eigen::Map<Eigen::SparseMatrix<double>> M, int ndim, int degree, std::string basis, bool center, std::string scale, double ridge, bool force_range, double rank_tol, int dense_max, Rcpp::List eig, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_nppe_fit(SEXP XSEXP, SEXP MSEXP, SEXP ndimSEXP, SEXP degreeSEXP, SEXP basisSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP ridgeSEXP, SEXP force_rangeSEXP, SEXP rank_tolSEXP, SEXP dense_maxSEXP, SEXP eigSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -664,11 +664,12 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type center(centerSEXP);
     Rcpp::traits::input_parameter< std::string >::type scale(scaleSEXP);
     Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< bool >::type force_range(force_rangeSEXP);
     Rcpp::traits::input_parameter< double >::type rank_tol(rank_tolSEXP);
     Rcpp::traits::input_parameter< int >::type dense_max(dense_maxSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type eig(eigSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge, rank_tol, dense_max, eig, n_threads));
+    rcpp_result_gen = Rcpp::wrap(mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge, force_range, rank_tol, dense_max, eig, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1060,7 +1061,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
-    {"_manifoldOOS_mo_nppe_fit", (DL_FUNC) &_manifoldOOS_mo_nppe_fit, 12},
+    {"_manifoldOOS_mo_nppe_fit", (DL_FUNC) &_manifoldOOS_mo_nppe_fit, 13},
     {"_manifoldOOS_mo_nppe_predict", (DL_FUNC) &_manifoldOOS_mo_nppe_predict, 9},
     {"_manifoldOOS_mo_nppe_features", (DL_FUNC) &_manifoldOOS_mo_nppe_features, 6},
     {"_manifoldOOS_mo_poly_exponents", (DL_FUNC) &_manifoldOOS_mo_poly_exponents, 3},

@@ -30,7 +30,7 @@ manifoldOOS::nppe_model mo_nppe_model(const arma::uvec& keep1, const arma::vec& 
 // [[Rcpp::export(.mo_nppe_fit)]]
 Rcpp::List mo_nppe_fit(const arma::mat& X, const Eigen::Map<Eigen::SparseMatrix<double>> M, int ndim,
                        int degree, std::string basis, bool center, std::string scale, double ridge,
-                       double rank_tol, int dense_max, Rcpp::List eig, int n_threads) {
+                       bool force_range, double rank_tol, int dense_max, Rcpp::List eig, int n_threads) {
   MO_TRY {
     manifoldOOS::nppe_options o;
     o.m = ndim;
@@ -39,6 +39,7 @@ Rcpp::List mo_nppe_fit(const arma::mat& X, const Eigen::Map<Eigen::SparseMatrix<
     o.center = center;
     o.scale = manifoldOOS::parse_nppe_scale(scale);
     o.ridge = ridge;
+    o.force_range = force_range;
     o.rank_tol = rank_tol;
     o.dense_max = dense_max;
     o.eig = mo_eig_options(eig);

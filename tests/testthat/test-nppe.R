@@ -155,6 +155,14 @@ test_that("invariances: full basis to similarity transforms, SNPPE to shift + is
 
 test_that("range-restricted and ridge solvers agree; constant columns are dropped with a warning", {
   d <- roll_small(300, seed = 9)
+  fa <- nppe(d$x, 2, 10, basis = "full", degree = 3)
+  a <- embedding(fa)
+  expect_equal(fa$solver$path, "cholesky")
+  old <- options(manifoldOOS.nppe_force_range = TRUE)
+  fr <- nppe(d$x, 2, 10, basis = "full", degree = 3)
+  options(old)
+  expect_equal(fr$solver$path, "pca")
+  expect_lt(deg(angle_sin(a, embedding(fr))), 1e-6)
   a <- embedding(nppe(d$x, 2, 10))
   b <- nppe(d$x, 2, 10, ridge = 1e-12)
   expect_true(b$solver$ridge > 0)

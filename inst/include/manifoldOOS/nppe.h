@@ -22,6 +22,7 @@
 
 #include <armadillo>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -153,8 +154,12 @@ inline arma::mat nppe_predict(const nppe_model& md, const arma::mat& X, int n_th
   struct state {
     std::vector<double> xs, phi;
   };
+  // No feature matrix is formed, so one block covers all rows; threads only
+  // for enough work (a parallel region costs more than ~1e5 flops here).
+  const double work = double(X.n_rows) * double(q) * double(m + 1);
+  const int nt = std::max(1, std::min(resolve_threads(n_threads), int(work / 2e5) + 1));
   parallel_row_blocks(
-      X.n_rows, 8192, n_threads, [](std::size_t, std::size_t) {},
+      X.n_rows, std::max<std::size_t>(X.n_rows, 1), nt, [](std::size_t, std::size_t) {},
       [&]() { return state{std::vector<double>(md.keep.n_elem), std::vector<double>(q)}; },
       [&](state& st, std::size_t i) {
         nppe_standardise_row(md, X, i, st.xs.data());
@@ -206,7 +211,8 @@ struct nppe_options {
   poly_kind kind = poly_kind::hadamard;
   bool center = true;
   nppe_scale scale = nppe_scale::coord;
-  double ridge = 0.0;       // > 0: B + ridge * tr(B)/q * I; 0: range-restricted solver
+  double ridge = 0.0;       // > 0: B + ridge * tr(B)/q * I; 0: exact solve (below)
+  bool force_range = false; // ridge = 0: always restrict to the range of F (else only when B is singular)
   double rank_tol = 1e-10;  // kept directions of B: eigenvalue > rank_tol * largest
   double drop_tol = 1e-12;  // dropped input columns: sd < drop_tol * max sd
   long dense_max = 400;
@@ -277,7 +283,9 @@ inline nppe_result nppe_fit(const arma::mat& X, const sp_mat_e& M, const nppe_op
     lo.ridge = o.ridge * (trB > 0 ? trB / double(q) : 1.0);
     lo.force_pca = false;
   } else {
-    lo.force_pca = true;  // range-restricted: exact on the range of F, no tuning
+    // B numerically SPD: Cholesky (the exact generalised solve); singular B
+    // (collinear features, q >= N): restricted to the range of F (PCA step).
+    lo.force_pca = o.force_range;
   }
   if (lo.m > q) {
     throw input_error("`ndim` must be smaller than the number of polynomial features");
