@@ -56,10 +56,16 @@ format_bytes <- function(b) {
 #' \tilde F} when it is numerically positive definite, otherwise restricted
 #' to the range of \eqn{\tilde F} (the PCA step of [npe()]: no tuning,
 #' handles \eqn{q \ge N}, constant pixels and collinear features;
-#' `options(manifoldOOS.nppe_force_range = TRUE)` always takes this path); with
-#' `ridge = eps > 0` the right-hand matrix is \eqn{B + \epsilon\,
-#' \mathrm{tr}(B)/q\, I}, which penalises large coefficients (recommended when
-#' \eqn{q} approaches \eqn{N}, e.g. images). Signs: the largest entry of each
+#' `options(manifoldOOS.nppe_force_range = TRUE)` always takes this path). With
+#' `ridge = eps > 0` the coefficients are penalised:
+#' \eqn{\min_v v^\top(\tilde F^\top M \tilde F + \epsilon\,\mathrm{tr}(B)/q\, I)v}
+#' subject to \eqn{v^\top B v = 1} (recommended when \eqn{q} approaches
+#' \eqn{N}, e.g. images, where the polynomial class can nearly interpolate any
+#' \eqn{N}-vector). Spec 001 proposes the ridge on the constraint side,
+#' \eqn{B + \epsilon I}; that choice makes every null direction of
+#' \eqn{\tilde F} an optimal solution with a vanishing embedding (observed on
+#' USPS zeros: training coordinates of size 1e-11), so the penalty is put on
+#' the objective instead. Signs: the largest entry of each
 #' column of the embedding is positive.
 #'
 #' Because the weights come from the raw data, the result does not depend on
@@ -88,8 +94,8 @@ format_bytes <- function(b) {
 #' @param k Number of neighbours for the LLE weights.
 #' @param degree Polynomial degree \eqn{p \ge 1}.
 #' @param basis `"hadamard"` (SNPPE, default) or `"full"` (all monomials).
-#' @param ridge Relative ridge \eqn{\epsilon \ge 0} for the right-hand matrix
-#'   (0: exact range-restricted solve).
+#' @param ridge Relative coefficient penalty \eqn{\epsilon \ge 0} (0: the
+#'   exact solve; see Details).
 #' @param reg Regulariser of the local Gram matrices (relative to their trace).
 #' @param center Centre the features (default); `FALSE` is the literal form.
 #' @param scale Input standardisation before the expansion: `"coord"`

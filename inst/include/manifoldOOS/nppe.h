@@ -10,8 +10,10 @@
 // V solves  F~' M F~ v = lambda F~' F~ v  (the m smallest lambda), M = (I-R)'(I-R)
 // the LLE cost matrix (built by the caller from reconstruction.h weights).
 // The generalised problem goes through linear_projection() (the NPE/ONPP
-// path): range-restricted ("pca"/"pca_dual", the spec's "svd" solver) or a
-// ridge B + eps tr(B)/q I.
+// path): Cholesky of B = F'F when it is SPD, else range-restricted (the
+// spec's "svd" solver), optionally with a coefficient penalty eps I added to
+// A = F'MF (spec 001 puts the ridge on B; that makes null directions of F
+// optimal, see nppe_fit()).
 //
 // Features are generated recursively: every feature is its parent feature
 // (one degree lower; none for degree 1) times one coordinate, so a point costs
@@ -155,9 +157,9 @@ inline arma::mat nppe_predict(const nppe_model& md, const arma::mat& X, int n_th
     std::vector<double> xs, phi;
   };
   // No feature matrix is formed, so one block covers all rows; threads only
-  // for enough work (a parallel region costs more than ~1e5 flops here).
+  // for enough work (a parallel region on a loaded machine costs more than ~1e6 flops).
   const double work = double(X.n_rows) * double(q) * double(m + 1);
-  const int nt = std::max(1, std::min(resolve_threads(n_threads), int(work / 2e5) + 1));
+  const int nt = std::max(1, std::min(resolve_threads(n_threads), int(work / 4e6) + 1));
   parallel_row_blocks(
       X.n_rows, std::max<std::size_t>(X.n_rows, 1), nt, [](std::size_t, std::size_t) {},
       [&]() { return state{std::vector<double>(md.keep.n_elem), std::vector<double>(q)}; },
@@ -211,7 +213,7 @@ struct nppe_options {
   poly_kind kind = poly_kind::hadamard;
   bool center = true;
   nppe_scale scale = nppe_scale::coord;
-  double ridge = 0.0;       // > 0: B + ridge * tr(B)/q * I; 0: exact solve (below)
+  double ridge = 0.0;       // > 0: A + ridge * tr(B)/q * I (coefficient penalty); 0: exact solve
   bool force_range = false; // ridge = 0: always restrict to the range of F (else only when B is singular)
   double rank_tol = 1e-10;  // kept directions of B: eigenvalue > rank_tol * largest
   double drop_tol = 1e-12;  // dropped input columns: sd < drop_tol * max sd
@@ -228,7 +230,7 @@ struct nppe_result {
   long rank = 0;
   std::string path;     // linear_projection path
   std::string eig_method;
-  double ridge = 0.0;   // absolute ridge added to B
+  double ridge = 0.0;   // absolute ridge added to A = F'MF
   long n_collapsed = 0; // literal mode: constant coordinates skipped
 };
 
@@ -278,23 +280,46 @@ inline nppe_result nppe_fit(const arma::mat& X, const sp_mat_e& M, const nppe_op
   lo.rank_tol = o.rank_tol;
   lo.dense_max = o.dense_max;
   lo.eig = o.eig;
-  if (o.ridge > 0) {
-    const double trB = arma::accu(arma::square(F));
-    lo.ridge = o.ridge * (trB > 0 ? trB / double(q) : 1.0);
-    lo.force_pca = false;
-  } else {
-    // B numerically SPD: Cholesky (the exact generalised solve); singular B
-    // (collinear features, q >= N): restricted to the range of F (PCA step).
-    lo.force_pca = o.force_range;
-  }
+  // B numerically SPD: Cholesky (the exact generalised solve); singular B
+  // (collinear features, q >= N): restricted to the range of F (PCA step).
+  lo.force_pca = o.force_range;
   if (lo.m > q) {
     throw input_error("`ndim` must be smaller than the number of polynomial features");
   }
-  lp_result r = linear_projection(F, M, arma::vec(N, arma::fill::ones), lo);
+  lp_result r;
+  if (o.ridge > 0) {
+    // Tikhonov penalty on the coefficients, on the objective side:
+    //   min v'(F'MF + eps I)v  s.t.  v'F'Fv = 1,  eps = ridge * tr(F'F)/q.
+    // (A ridge on the constraint side, F'F + eps I, would make every null
+    // direction of F an optimal solution with Y = 0.) Solved by the same
+    // linear_projection() call on the augmented data [F; I] with the LLE
+    // matrix blockdiag(M, eps I) and constraint weights (1..1, 0..0).
+    const double trB = arma::accu(arma::square(F));
+    const double eps = o.ridge * (trB > 0 ? trB / double(q) : 1.0);
+    arma::mat Fa(N + q, q, arma::fill::zeros);
+    Fa.rows(0, N - 1) = F;
+    Fa.rows(N, N + q - 1).diag().ones();
+    std::vector<Eigen::Triplet<double>> trip;
+    trip.reserve(static_cast<std::size_t>(M.nonZeros()) + q);
+    for (int c = 0; c < M.outerSize(); ++c) {
+      for (sp_mat_e::InnerIterator it(M, c); it; ++it) trip.emplace_back(it.row(), it.col(), it.value());
+    }
+    for (long j = 0; j < q; ++j) trip.emplace_back(long(N) + j, long(N) + j, eps);
+    sp_mat_e Ma(long(N) + q, long(N) + q);
+    Ma.setFromTriplets(trip.begin(), trip.end());
+    arma::vec b(N + q, arma::fill::zeros);
+    b.head(N).ones();
+    lo.pca = true;
+    lo.force_pca = false;  // the dual PCA path needs positive weights
+    r = linear_projection(Fa, Ma, b, lo);
+    out.ridge = eps;
+    r.path = "ridge_" + r.path;
+  } else {
+    r = linear_projection(F, M, arma::vec(N, arma::fill::ones), lo);
+  }
   out.rank = r.rank;
   out.path = r.path;
   out.eig_method = r.eig_method;
-  out.ridge = r.ridge;
   arma::mat A = r.A;
   arma::vec vals = r.values;
   if (!o.center) {
