@@ -229,6 +229,9 @@ nppe_terms <- function(fit) {
 #' @param lambda Ridge of the kernel regression.
 #' @param sigma Bandwidth \eqn{\sigma} of `exp(-d^2 / (2 sigma^2))`; `NULL`
 #'   uses \eqn{\sigma^2 = s^2/2} with \eqn{s} the median pairwise distance.
+#' @param eigen_solver Eigen-solver of the LLE step (see [lle()]); the sparse
+#'   shift-invert solver is the default here because it is much faster than a
+#'   dense decomposition for the training sizes of the comparison.
 #' @return A `manifold_fit` of subclass `manifold_ke_lle` (method label
 #'   `"KE (stand-in)"`), storing the kernel map (and hence the training data).
 #' @seealso [nppe()].
@@ -237,7 +240,8 @@ nppe_terms <- function(fit) {
 #' roll <- swiss_roll(700, convention = "wittman", seed = 2)
 #' ke <- ke_lle(roll$x[1:500, ], k = 10)
 #' dim(predict(ke, roll$x[501:700, ]))
-ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL) {
+ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
+                   eigen_solver = c("sparse", "auto", "dense")) {
   call <- match.call()
   X <- as_data_matrix(X, "X", min_rows = 4L)
   lambda <- check_number(lambda, "lambda", lower = 0)
@@ -247,7 +251,8 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL)
     sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
   }
   res <- timed({
-    base <- lle(X, ndim = ndim, k = k, reg = reg)
+    base <- lle(X, ndim = ndim, k = k, reg = reg,
+                eigen_solver = check_choice(eigen_solver, c("sparse", "auto", "dense"), "eigen_solver"))
     map <- oos_map(X, embedding(base), method = "krr", kernel = "rbf", sigma = sigma, lambda = lambda)
     list(base = base, map = map)
   })

@@ -45,7 +45,7 @@ for (nm in names(surfaces)) {
     `SNPPE literal` = embedding(nppe(d$x, 2, k = 10, degree = 2, center = FALSE, scale = "none")),
     `NPPE full p=2` = embedding(nppe(d$x, 2, k = 10, degree = 2, basis = "full")),
     `NPPE full p=3` = embedding(nppe(d$x, 2, k = 10, degree = 3, basis = "full")),
-    LLE = embedding(lle(d$x, 2, k = 10)),
+    LLE = embedding(lle(d$x, 2, k = 10, eigen_solver = "sparse")),
     NPP = embedding(npp(d$x, 2, k = 10)),
     ONPP = embedding(onpp(d$x, 2, k = 10))
   )
