@@ -100,8 +100,9 @@ format_bytes <- function(b) {
 #' @param center Centre the features (default); `FALSE` is the literal form.
 #' @param scale Input standardisation before the expansion: `"coord"`
 #'   (per-column mean and sd), `"global"` (mean, one RMS scale) or `"none"`.
-#' @param n_threads Threads for the features and for `predict()` (results do
-#'   not depend on it).
+#' @param n_threads Threads for the features (results do not depend on it);
+#'   `predict(fit, newdata, n_threads = )` sets those of the map (default
+#'   `getOption("manifoldOOS.threads")`).
 #' @return A `manifold_fit` of subclass `manifold_nppe` with the training
 #'   embedding and exactly what the map needs: `coefficients` (\eqn{V},
 #'   \eqn{q \times} `ndim`), `center` and `scale` (\eqn{\mu}, \eqn{s} of the
@@ -164,14 +165,14 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
     fit_time = res$time, call = call,
     coefficients = V, center = m$mu, scale = m$s, kept_columns = m$keep,
     dropped_columns = m$dropped, feature_means = m$phibar, degree = degree, basis = basis,
-    n_features_poly = as.integer(q), n_threads = n_threads,
+    n_features_poly = as.integer(q),
     solver = list(path = m$path, rank = m$rank, ridge = m$ridge, eig_method = m$eig_method,
                   n_collapsed = m$n_collapsed)
   )
 }
 
 #' @export
-predict_native.manifold_nppe <- function(object, x, method, n_threads = object$n_threads, ...) {
+predict_native.manifold_nppe <- function(object, x, method, n_threads = default_threads(), ...) {
   n_threads <- check_threads(n_threads)
   core(.mo_nppe_predict(x, as.integer(object$kept_columns), object$center, object$scale,
                         object$feature_means, unname(object$coefficients), object$degree,
