@@ -70,12 +70,13 @@ fs <- nppe(tr, 2, 10)
 fk <- ke_lle(tr, 2, 10)
 fo <- onpp(tr, 2, 10)
 fp <- npp(tr, 2, 10)
-t_s <- bench_time(predict(fs, te), reps = 5L)
+# SNPPE needs about a millisecond: time 20 calls at once for resolution
+t_s <- bench_time(for (i in 1:20) predict(fs, te), reps = 5L) / 20
 t_k <- bench_time(predict(fk, te), reps = 5L)
 add("predict 10,000 (1000 train)", "manifoldOOS", t_s)
 add("predict 10,000 (1000 train)", "KE stand-in (ke_lle)", t_k)
-add("predict 10,000 (1000 train)", "NPP", bench_time(predict(fp, te), reps = 5L))
-add("predict 10,000 (1000 train)", "ONPP", bench_time(predict(fo, te), reps = 5L))
+add("predict 10,000 (1000 train)", "NPP", bench_time(for (i in 1:20) predict(fp, te), reps = 5L) / 20)
+add("predict 10,000 (1000 train)", "ONPP", bench_time(for (i in 1:20) predict(fo, te), reps = 5L) / 20)
 cat(sprintf("  predict 10,000 test points: SNPPE %.2f ms, KE stand-in %.1f ms: KE / SNPPE = %.0fx (target >= 10x)\n",
             1e3 * t_s, 1e3 * t_k, t_k / t_s))
 bench_report(do.call(rbind, rows))
