@@ -297,6 +297,50 @@ swiss_roll_grid <- function(n_t = 100, n_h = 20, h_max = 21) {
   )
 }
 
+#' Synthetic handwritten zeros (a two-parameter image manifold)
+#'
+#' Anti-aliased elliptical rings on a `size` x `size` grid: line width
+#' \eqn{w \sim U(1, 3)} pixels, axis ratio \eqn{a/b \sim U(0.5, 1)} (height
+#' \eqn{2b} about 11 pixels) and a small random tilt in
+#' \eqn{[-0.15, 0.15]} radians; grey values in \[0, 1\]. The offline stand-in
+#' for the USPS zeros of Qiao et al. (spec 001), whose two named degrees of
+#' freedom are line width and shape.
+#'
+#' @param n Number of images.
+#' @param size Image height and width in pixels.
+#' @inheritParams swiss_roll
+#' @return A list in the format of [load_image_data()]: `x` (`n` x
+#'   `size^2`, column-major images), `image_dim`, `pixel_order`,
+#'   `value_range`, `name`, plus `truth` (columns `width`, `ratio`, `tilt`)
+#'   and `params`.
+#' @family data generators
+#' @export
+#' @examples
+#' z <- synthetic_zeros(12, seed = 1)
+#' plot_images(z, labels = sprintf("w %.1f", z$truth[, "width"]))
+synthetic_zeros <- function(n, size = 16, seed = NULL) {
+  n <- check_n_points(n)
+  size <- check_number(size, "size", lower = 8, integer = TRUE)
+  seed <- check_seed(seed)
+  par <- with_seed_mo(seed, cbind(width = stats::runif(n, 1, 3), ratio = stats::runif(n, 0.5, 1),
+                                  tilt = stats::runif(n, -0.15, 0.15)))
+  cc <- (size + 1) / 2
+  x0 <- rep(seq_len(size), each = size) - cc   # column index (column-major pixels)
+  y0 <- rep(seq_len(size), times = size) - cc  # row index
+  b <- 0.34 * size
+  X <- t(vapply(seq_len(n), function(i) {
+    a <- b * par[i, "ratio"]
+    ct <- cos(par[i, "tilt"]); st <- sin(par[i, "tilt"])
+    xr <- ct * x0 + st * y0
+    yr <- -st * x0 + ct * y0
+    d <- abs(sqrt((xr / a)^2 + (yr / b)^2) - 1) * sqrt(a * b)  # ~ distance to the ellipse, pixels
+    pmin(1, pmax(0, par[i, "width"] / 2 + 0.5 - d))
+  }, numeric(size * size)))
+  list(x = X, image_dim = c(size, size), pixel_order = "column", value_range = c(0, 1),
+       name = "synthetic_zeros", truth = par,
+       params = list(name = "synthetic_zeros", n = n, size = size, seed = seed))
+}
+
 #' Broken Swiss roll
 #'
 #' A Swiss roll with a gap across its full height: the first

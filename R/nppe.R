@@ -150,9 +150,11 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
   m <- res$value
   if (length(m$dropped)) {
     nm <- colnames(X)[m$dropped]
+    ids <- if (is.null(nm)) m$dropped else nm
+    shown <- paste(utils::head(ids, 8L), collapse = ", ")
+    if (length(ids) > 8L) shown <- paste0(shown, ", ...")
     warn_mo(sprintf("%d constant column%s (%s) dropped from the polynomial features.",
-                    length(m$dropped), if (length(m$dropped) == 1L) "" else "s",
-                    paste(if (is.null(nm)) m$dropped else nm, collapse = ", ")))
+                    length(m$dropped), if (length(m$dropped) == 1L) "" else "s", shown))
   }
   V <- m$V
   dimnames(V) <- list(NULL, paste0("Dim", seq_len(ncol(V))))

@@ -292,3 +292,17 @@ test_that("ridge = coefficient penalty on the objective (independent solve); no 
   f3 <- nppe(Xs, 2, 6)
   expect_match(f3$solver$path, "pca")
 })
+
+test_that("synthetic zeros: SNPPE recovers line width and axis ratio on new images", {
+  z <- synthetic_zeros(765, seed = 1)
+  expect_equal(dim(z$x), c(765L, 256L))
+  expect_true(all(z$x >= 0 & z$x <= 1))
+  expect_identical(synthetic_zeros(5, seed = 3)$x, synthetic_zeros(5, seed = 3)$x)
+  tr <- 1:600
+  te <- 601:765
+  fit <- suppressWarnings(nppe(z$x[tr, ], 2, k = 5))   # border pixels are constant
+  Y <- predict(fit, z$x[te, ])
+  sp <- function(v) max(abs(cor(Y, v, method = "spearman")))
+  expect_gt(sp(z$truth[te, "width"]), 0.8)
+  expect_gt(sp(z$truth[te, "ratio"]), 0.8)
+})
