@@ -173,6 +173,22 @@
     .Call(`_manifoldOOS_mo_ltsa_alignment`, X, nbhd1, q)
 }
 
+.mo_nppe_fit <- function(X, M, ndim, degree, basis, center, scale, ridge, force_range, rank_tol, dense_max, eig, n_threads) {
+    .Call(`_manifoldOOS_mo_nppe_fit`, X, M, ndim, degree, basis, center, scale, ridge, force_range, rank_tol, dense_max, eig, n_threads)
+}
+
+.mo_nppe_predict <- function(X, keep1, mu, s, phibar, V, degree, basis, n_threads) {
+    .Call(`_manifoldOOS_mo_nppe_predict`, X, keep1, mu, s, phibar, V, degree, basis, n_threads)
+}
+
+.mo_nppe_features <- function(X, keep1, mu, s, degree, basis) {
+    .Call(`_manifoldOOS_mo_nppe_features`, X, keep1, mu, s, degree, basis)
+}
+
+.mo_poly_exponents <- function(D, degree, basis) {
+    .Call(`_manifoldOOS_mo_poly_exponents`, D, degree, basis)
+}
+
 .mo_goose <- function(X, Y, Q, idx1, dist, scale, variant, snap, n_threads) {
     .Call(`_manifoldOOS_mo_goose`, X, Y, Q, idx1, dist, scale, variant, snap, n_threads)
 }

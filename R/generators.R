@@ -249,6 +249,98 @@ swiss_roll <- function(n, noise = 0, hole = FALSE,
   )
 }
 
+#' Evenly distributed Swiss roll (a grid uniform on the surface)
+#'
+#' A deterministic Swiss roll \eqn{(t\cos t, h, t\sin t)} whose points are
+#' evenly spread over the surface: `n_t` values of \eqn{t} equally spaced in
+#' arc length \eqn{s(t) = \frac12[t\sqrt{1+t^2} + \mathrm{asinh}\,t]} over
+#' \eqn{t \in [3\pi/2, 9\pi/2]}, times `n_h` equally spaced heights in
+#' \eqn{[0, h_{max}]}. The defaults (100 x 20 = 2000 points, height 21) are
+#' the "evenly distributed" roll of Qiao et al.'s Fig. 2 (spec 001); the
+#' random roll of [swiss_roll()] with `convention = "wittman"` is uniform in
+#' \eqn{t} instead, i.e. denser on the inner turns.
+#'
+#' @param n_t Number of grid values along the roll.
+#' @param n_h Number of grid values across the roll (height).
+#' @param h_max Height of the roll.
+#' @return A list with `x` (`n_t * n_h` x 3; `h` varies fastest), `truth`
+#'   (`t`, `h`), `truth_isometric` (`s`, `h`), `color` (`t`) and `params`.
+#' @family data generators
+#' @export
+#' @examples
+#' g <- swiss_roll_grid(50, 10)
+#' plot(g$truth_isometric, pch = 16, cex = 0.5, asp = 1)
+swiss_roll_grid <- function(n_t = 100, n_h = 20, h_max = 21) {
+  n_t <- check_number(n_t, "n_t", lower = 2, integer = TRUE)
+  n_h <- check_number(n_h, "n_h", lower = 1, integer = TRUE)
+  h_max <- check_number(h_max, "h_max", lower = 0, lower_open = TRUE)
+  t_range <- c(1.5 * pi, 4.5 * pi)
+  s_target <- seq(spiral_arc_length(t_range[1]), spiral_arc_length(t_range[2]), length.out = n_t)
+  # invert s(t) by Newton's method (s' = sqrt(1 + t^2) > 0, s convex)
+  t <- seq(t_range[1], t_range[2], length.out = n_t)
+  for (it in 1:50) {
+    step <- (spiral_arc_length(t) - s_target) / sqrt(1 + t^2)
+    t <- t - step
+    if (max(abs(step)) < 1e-13 * t_range[2]) break
+  }
+  t[c(1L, n_t)] <- t_range
+  h <- if (n_h == 1L) 0 else seq(0, h_max, length.out = n_h)
+  tt <- rep(t, each = length(h))
+  hh <- rep(h, times = n_t)
+  list(
+    x = xyz(tt * cos(tt), hh, tt * sin(tt)),
+    truth = named_cols(cbind(tt, hh), c("t", "h")),
+    truth_isometric = named_cols(cbind(spiral_arc_length(tt), hh), c("s", "h")),
+    color = tt,
+    params = list(name = "swiss_roll_grid", n = n_t * n_h, n_t = n_t, n_h = n_h,
+                  t_range = t_range, h_range = c(0, h_max))
+  )
+}
+
+#' Synthetic handwritten zeros (a two-parameter image manifold)
+#'
+#' Anti-aliased elliptical rings on a `size` x `size` grid: line width
+#' \eqn{w \sim U(1, 3)} pixels, axis ratio \eqn{a/b \sim U(0.5, 1)} (height
+#' \eqn{2b} about 11 pixels) and a small random tilt in
+#' \eqn{[-0.15, 0.15]} radians; grey values in \[0, 1\]. The offline stand-in
+#' for the USPS zeros of Qiao et al. (spec 001), whose two named degrees of
+#' freedom are line width and shape.
+#'
+#' @param n Number of images.
+#' @param size Image height and width in pixels.
+#' @inheritParams swiss_roll
+#' @return A list in the format of [load_image_data()]: `x` (`n` x
+#'   `size^2`, column-major images), `image_dim`, `pixel_order`,
+#'   `value_range`, `name`, plus `truth` (columns `width`, `ratio`, `tilt`)
+#'   and `params`.
+#' @family data generators
+#' @export
+#' @examples
+#' z <- synthetic_zeros(12, seed = 1)
+#' plot_images(z, labels = sprintf("w %.1f", z$truth[, "width"]))
+synthetic_zeros <- function(n, size = 16, seed = NULL) {
+  n <- check_n_points(n)
+  size <- check_number(size, "size", lower = 8, integer = TRUE)
+  seed <- check_seed(seed)
+  par <- with_seed_mo(seed, cbind(width = stats::runif(n, 1, 3), ratio = stats::runif(n, 0.5, 1),
+                                  tilt = stats::runif(n, -0.15, 0.15)))
+  cc <- (size + 1) / 2
+  x0 <- rep(seq_len(size), each = size) - cc   # column index (column-major pixels)
+  y0 <- rep(seq_len(size), times = size) - cc  # row index
+  b <- 0.34 * size
+  X <- t(vapply(seq_len(n), function(i) {
+    a <- b * par[i, "ratio"]
+    ct <- cos(par[i, "tilt"]); st <- sin(par[i, "tilt"])
+    xr <- ct * x0 + st * y0
+    yr <- -st * x0 + ct * y0
+    d <- abs(sqrt((xr / a)^2 + (yr / b)^2) - 1) * sqrt(a * b)  # ~ distance to the ellipse, pixels
+    pmin(1, pmax(0, par[i, "width"] / 2 + 0.5 - d))
+  }, numeric(size * size)))
+  list(x = X, image_dim = c(size, size), pixel_order = "column", value_range = c(0, 1),
+       name = "synthetic_zeros", truth = par,
+       params = list(name = "synthetic_zeros", n = n, size = size, seed = seed))
+}
+
 #' Broken Swiss roll
 #'
 #' A Swiss roll with a gap across its full height: the first

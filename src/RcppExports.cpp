@@ -650,6 +650,77 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_nppe_fit
+Rcpp::List mo_nppe_fit(const arma::mat& X, const Eigen::Map<Eigen::SparseMatrix<double>> M, int ndim, int degree, std::string basis, bool center, std::string scale, double ridge, bool force_range, double rank_tol, int dense_max, Rcpp::List eig, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_nppe_fit(SEXP XSEXP, SEXP MSEXP, SEXP ndimSEXP, SEXP degreeSEXP, SEXP basisSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP ridgeSEXP, SEXP force_rangeSEXP, SEXP rank_tolSEXP, SEXP dense_maxSEXP, SEXP eigSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< int >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type basis(basisSEXP);
+    Rcpp::traits::input_parameter< bool >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< std::string >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< bool >::type force_range(force_rangeSEXP);
+    Rcpp::traits::input_parameter< double >::type rank_tol(rank_tolSEXP);
+    Rcpp::traits::input_parameter< int >::type dense_max(dense_maxSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type eig(eigSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge, force_range, rank_tol, dense_max, eig, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_nppe_predict
+arma::mat mo_nppe_predict(const arma::mat& X, const arma::uvec& keep1, const arma::vec& mu, const arma::vec& s, const arma::vec& phibar, const arma::mat& V, int degree, std::string basis, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_nppe_predict(SEXP XSEXP, SEXP keep1SEXP, SEXP muSEXP, SEXP sSEXP, SEXP phibarSEXP, SEXP VSEXP, SEXP degreeSEXP, SEXP basisSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::uvec& >::type keep1(keep1SEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type s(sSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type phibar(phibarSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type V(VSEXP);
+    Rcpp::traits::input_parameter< int >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type basis(basisSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_nppe_predict(X, keep1, mu, s, phibar, V, degree, basis, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_nppe_features
+arma::mat mo_nppe_features(const arma::mat& X, const arma::uvec& keep1, const arma::vec& mu, const arma::vec& s, int degree, std::string basis);
+RcppExport SEXP _manifoldOOS_mo_nppe_features(SEXP XSEXP, SEXP keep1SEXP, SEXP muSEXP, SEXP sSEXP, SEXP degreeSEXP, SEXP basisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::uvec& >::type keep1(keep1SEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type s(sSEXP);
+    Rcpp::traits::input_parameter< int >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type basis(basisSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_nppe_features(X, keep1, mu, s, degree, basis));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_poly_exponents
+arma::imat mo_poly_exponents(int D, int degree, std::string basis);
+RcppExport SEXP _manifoldOOS_mo_poly_exponents(SEXP DSEXP, SEXP degreeSEXP, SEXP basisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type D(DSEXP);
+    Rcpp::traits::input_parameter< int >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type basis(basisSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_poly_exponents(D, degree, basis));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_goose
 arma::mat mo_goose(const arma::mat& X, const arma::mat& Y, const arma::mat& Q, const arma::imat& idx1, const arma::mat& dist, std::string scale, std::string variant, bool snap, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_goose(SEXP XSEXP, SEXP YSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP scaleSEXP, SEXP variantSEXP, SEXP snapSEXP, SEXP n_threadsSEXP) {
@@ -990,6 +1061,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
+    {"_manifoldOOS_mo_nppe_fit", (DL_FUNC) &_manifoldOOS_mo_nppe_fit, 13},
+    {"_manifoldOOS_mo_nppe_predict", (DL_FUNC) &_manifoldOOS_mo_nppe_predict, 9},
+    {"_manifoldOOS_mo_nppe_features", (DL_FUNC) &_manifoldOOS_mo_nppe_features, 6},
+    {"_manifoldOOS_mo_poly_exponents", (DL_FUNC) &_manifoldOOS_mo_poly_exponents, 3},
     {"_manifoldOOS_mo_goose", (DL_FUNC) &_manifoldOOS_mo_goose, 9},
     {"_manifoldOOS_mo_linear_fit", (DL_FUNC) &_manifoldOOS_mo_linear_fit, 4},
     {"_manifoldOOS_mo_linear_predict", (DL_FUNC) &_manifoldOOS_mo_linear_predict, 4},
