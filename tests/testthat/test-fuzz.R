@@ -38,7 +38,14 @@ fz_fits <- list(
               roles = list(X = "data", ndim = "int", k = "int", kernel = "choice", ridge = "num")),
   spectral_regression = list(args = list(X = fz_X, ndim = 2, k = 6),
                              roles = list(X = "data", ndim = "int", k = "int", kernel = "choice",
-                                          alpha = "num"))
+                                          alpha = "num")),
+  nppe = list(args = list(X = fz_X, ndim = 2, k = 8),
+              roles = list(X = "data", ndim = "int", k = "int", degree = "int", basis = "choice",
+                           ridge = "num", reg = "num", center = "flag", scale = "choice",
+                           n_threads = "threads")),
+  ke_lle = list(args = list(X = fz_X, ndim = 2, k = 8),
+                roles = list(X = "data", ndim = "int", k = "int", reg = "num", lambda = "num",
+                             sigma = "num", eigen_solver = "choice"))
 )
 
 # Other exports.
@@ -90,6 +97,10 @@ fz_other <- list(
   gaussian_surface = list(fun = gaussian_surface, args = list(n = 50), roles = list(n = "size", sigma = "num")),
   mobius = list(fun = mobius, args = list(n = 50), roles = list(n = "size", noise = "num")),
   punctured_sphere = list(fun = punctured_sphere, args = list(n = 50), roles = list(n = "size", z_scale = "num")),
+  swiss_roll_grid = list(fun = swiss_roll_grid, args = list(n_t = 10, n_h = 5),
+                         roles = list(n_t = "size", n_h = "size", h_max = "num")),
+  synthetic_zeros = list(fun = synthetic_zeros, args = list(n = 5),
+                         roles = list(n = "size", size = "size", seed = "int")),
   broken_swiss_roll = list(fun = broken_swiss_roll, args = list(n = 50), roles = list(n = "size", noise = "num"))
 )
 
