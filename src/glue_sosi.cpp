@@ -180,10 +180,11 @@ Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arm
     for (size_t t = 0; t < r.rounds.size(); ++t) {
       const manifoldOOS::sosi::sosi_round& rd = r.rounds[t];
       arma::uvec ct = rd.centres_test + 1;
+      const arma::ivec lab1 = rd.labels + 1;
       rounds[t] = Rcpp::List::create(
           Rcpp::Named("L") = static_cast<double>(rd.L),
           Rcpp::Named("centres") = Rcpp::IntegerVector(ct.begin(), ct.end()),
-          Rcpp::Named("labels") = Rcpp::IntegerVector(rd.labels.begin(), rd.labels.end()),
+          Rcpp::Named("labels") = Rcpp::IntegerVector(lab1.begin(), lab1.end()),
           Rcpp::Named("confidence") = mo_vec(rd.conf), Rcpp::Named("jitter") = rd.jitter);
     }
     arma::uvec ct = r.centres_test + 1;

@@ -302,6 +302,11 @@ inline void reg_terms_dim(const reg_context& ctx, const arma::mat& Phi, const ar
   const arma::uword N = Phi.n_rows, L = Phi.n_cols;
   arma::mat W = Phi;
   W.each_row() %= c.t();                     // N x L
+  // a centre at the evaluation point contributes w (x_i - a_l) = 0 exactly:
+  // dropping it removes the dominant, cancelling terms of the Gram formulas
+  for (arma::uword l = 0; l < L; ++l)
+    for (arma::uword i = 0; i < N; ++i)
+      if (ctx.D2EA(i, l) <= 0) W(i, l) = 0.0;
   const arma::vec s = arma::sum(W, 1);
   Eigen::Map<const Eigen::MatrixXd> We(W.memptr(), N, L);
   Eigen::Map<const Eigen::MatrixXd> GAEe(ctx.GAE.memptr(), L, N);
