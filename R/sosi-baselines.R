@@ -46,9 +46,12 @@ harmonic_ssl <- function(X, labels, X_unlabeled, k = 10, graph = c("knn", "full"
     nb <- knn(A, k)
     s2 <- mean(nb$dist[, k]^2)
     if (!(s2 > 0)) s2 <- 1
-    W <- Matrix::sparseMatrix(i = rep(seq_len(Q), k), j = as.vector(nb$idx),
-                              x = exp(-as.vector(nb$dist)^2 / s2), dims = c(Q, Q))
-    W <- pmax(W, Matrix::t(W))
+    # symmetrised kNN graph (the weight of a pair does not depend on its direction)
+    ii <- c(rep(seq_len(Q), k), as.vector(nb$idx))
+    jj <- c(as.vector(nb$idx), rep(seq_len(Q), k))
+    xx <- rep(exp(-as.vector(nb$dist)^2 / s2), 2L)
+    keep <- !duplicated(ii * (Q + 1) + jj)
+    W <- Matrix::sparseMatrix(i = ii[keep], j = jj[keep], x = xx[keep], dims = c(Q, Q))
   } else {
     D2 <- as.matrix(stats::dist(A))^2
     s2 <- mean(D2[upper.tri(D2)])

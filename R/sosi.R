@@ -74,9 +74,13 @@ supervised_fit <- function(s, m, class, method, params, ndim, call, time) {
 #' `supervised_le()` solves \eqn{\min tr(Y^\top L_w Y) - \mu\, tr(Y^\top L_b Y)}
 #' s.t. \eqn{Y^\top D_w Y = I}: the top eigenvectors of
 #' \eqn{D_w^{-1/2}(W_w + \mu L_b) D_w^{-1/2}} mapped back by
-#' \eqn{D_w^{-1/2}}. The constant vector is always an exact eigenvector; with
-#' `drop_trivial = TRUE` `ndim + 1` vectors are computed and the constant one
-#' is removed.
+#' \eqn{D_w^{-1/2}}. The constant vector is always an exact eigenvector
+#' (eigenvalue 1); with `drop_trivial = TRUE` it is deflated exactly (projected
+#' out of the symmetric problem), which equals computing `ndim + 1` vectors and
+#' removing the constant one, and stays correct when the eigenvalue 1 is
+#' degenerate (a class whose within-class graph is disconnected). The fit keeps
+#' `Yfull` (the constant vector, then the embedding; \eqn{D_w}-orthonormal) and
+#' `dw` (the degrees of \eqn{W_w}).
 #'
 #' `fisher_embedding()` maximises \eqn{z^\top L_b z / z^\top L_w z} without
 #' the linear constraint: generalised eigenvectors of
@@ -124,9 +128,6 @@ supervised_le <- function(X, labels, ndim = 2, mu = 0.01, beta = NULL,
   res <- timed(core(.mo_sle_fit(s$X, s$codes, ndim, mu, s$beta, match(s$graph, c("adaptive", "knn")) - 1L,
                                 s$k_within, s$k_between, s$wb == "binary", drop_trivial)))
   m <- res$value
-  if (drop_trivial && m$dropped < 1) {
-    warn_mo("no constant eigenvector was found among the top ndim + 1; the first ndim are kept.")
-  }
   fit <- supervised_fit(s, m, "manifold_sle", "supervised Laplacian eigenmaps",
                         list(mu = mu, drop_trivial = drop_trivial), ndim, call, res$time)
   fit$Yfull <- m$Yfull
@@ -399,6 +400,15 @@ select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_
   grid <- sort(as.numeric(grid))
   g <- core(.mo_sosi_grid(X, codes, unname(Y), grid, M, K_dir, dir_neighbors == "per_class", sep_quantile,
                           ridge, jitter))
+  # scales whose kernel matrix needs a jitter above 1e-8 do not interpolate:
+  # drop them from the top of the grid (keep at least 3)
+  ok <- g$jitter <= 1e-8
+  keep <- seq_len(max(3L, if (all(ok)) length(grid) else max(which(cumprod(ok) == 1), 0L)))
+  keep <- keep[keep <= length(grid)]
+  grid <- grid[keep]
+  g$G <- g$G[keep, , drop = FALSE]
+  g$D <- g$D[keep, , drop = FALSE]
+  g$jitter <- g$jitter[keep]
   G <- g$G
   D <- g$D
   ng <- length(grid)

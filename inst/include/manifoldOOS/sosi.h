@@ -63,7 +63,11 @@ inline chol_solution chol_solve_jitter(const arma::mat& Phi, const arma::mat& Y,
     Eigen::LLT<Eigen::MatrixXd> llt(A);
     if (llt.info() == Eigen::Success) {
       Eigen::MatrixXd X = llt.solve(B);
-      if (X.allFinite()) {
+      // accept only an accurate solve of the (jittered) system: an
+      // ill-conditioned Phi can factorise and still return garbage
+      const double bn = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
+      const double res = (A * X - B).cwiseAbs().maxCoeff();
+      if (X.allFinite() && res <= 1e-8 * bn) {
         out.C.set_size(n, Y.n_cols);
         Eigen::Map<Eigen::MatrixXd>(out.C.memptr(), n, Y.n_cols) = X;
         out.jitter = eps;
@@ -145,6 +149,13 @@ struct embedding_result {
   double ridge = 0.0;  // Fisher: eps added to L_w
 };
 
+// The constant vector is an exact eigenvector (eta = 1) of
+// (W_w + mu L_b) z = eta D_w z. With drop_trivial it is deflated exactly: in
+// the symmetric form A = D^{-1/2} (W_w + mu L_b) D^{-1/2} its direction
+// u0 = D^{1/2} 1 / ||.|| is projected out and moved below the spectrum, so the
+// top d vectors are the top d non-trivial ones even when eta = 1 is
+// degenerate (a class whose within-class graph has several components).
+// Yfull = [trivial vector, kept vectors], all D_w-orthonormal.
 inline embedding_result sle_embed(const arma::mat& Ww, const arma::mat& Wb, int d, double mu,
                                   bool drop_trivial) {
   const arma::uword n = Ww.n_rows;
@@ -156,26 +167,30 @@ inline embedding_result sle_embed(const arma::mat& Ww, const arma::mat& Wb, int 
   A.each_col() %= is;
   A.each_row() %= is.t();
   A = 0.5 * (A + A.t());
-  const int m = std::min<int>(int(n), d + (drop_trivial ? 1 : 0));
-  eigen_result r = eig_dense(A, eig_which::top, m);
   embedding_result out;
+  arma::vec u0 = arma::sqrt(dw);
+  u0 /= arma::norm(u0);
+  if (drop_trivial) {
+    const double shift = 2.0 + arma::norm(A, "inf");
+    const arma::vec Au = A * u0;
+    const double uau = arma::dot(u0, Au);
+    // P A P - shift u0 u0' with P = I - u0 u0'
+    A -= Au * u0.t() + u0 * Au.t();
+    A += (uau - shift) * (u0 * u0.t());
+    A = 0.5 * (A + A.t());
+  }
+  eigen_result r = eig_dense(A, eig_which::top, std::min<int>(int(n), d));
   arma::mat Z = r.vectors;
   Z.each_col() %= is;  // z = D^{-1/2} u
-  out.Yfull = Z;
-  int drop = -1;
+  out.Y = Z;
+  out.values = r.values;
   if (drop_trivial) {
-    for (arma::uword j = 0; j < Z.n_cols; ++j) {
-      const double mn = arma::mean(Z.col(j)), sd = arma::stddev(Z.col(j));
-      if (std::abs(mn) > 0 && sd / std::abs(mn) < 1e-6) { drop = int(j); break; }
-    }
+    arma::vec z0 = u0 % is;  // constant vector, D_w-normalised
+    out.Yfull = arma::join_rows(z0, Z);
+    out.dropped = 0;
+  } else {
+    out.Yfull = Z;
   }
-  std::vector<arma::uword> keep;
-  for (arma::uword j = 0; j < Z.n_cols && int(keep.size()) < d; ++j)
-    if (int(j) != drop) keep.push_back(j);
-  const arma::uvec kv(keep);
-  out.Y = Z.cols(kv);
-  out.values = r.values(kv);
-  out.dropped = drop;
   return out;
 }
 
