@@ -211,6 +211,7 @@ sosi_baselines <- function(fit, X_unlabeled, methods = c("rbf", "lle", "nystrom"
 #' @param ndim Embedding dimension.
 #' @param embed_args List of further arguments of the embedding.
 #' @param labels_unlabeled Optional true labels: errors per round.
+#' @param n_grid Scale-grid size of the re-selection (`oos = "rbf"`).
 #' @return A data frame with `round`, `L`, `frac` and `error` (NA without
 #'   true labels); attribute `labels` holds the labels of every round.
 #' @export
@@ -223,13 +224,14 @@ sosi_baselines <- function(fit, X_unlabeled, methods = c("rbf", "lle", "nystrom"
 #'                      labels_unlabeled = lab[-tr])
 progressive_baseline <- function(X, labels, X_unlabeled, embed = c("sle", "fisher"),
                                  oos = c("rbf", "lle", "nystrom"), ndim = 2, n_iter = 11,
-                                 embed_args = list(), labels_unlabeled = NULL) {
+                                 embed_args = list(), labels_unlabeled = NULL, n_grid = 40) {
   X <- as_data_matrix(X, "X", min_rows = 4L)
   f <- check_labels(labels, nrow(X))
   Xu <- check_newdata(X_unlabeled, colnames(X), ncol(X), arg = "X_unlabeled")
   embed <- check_choice(embed, c("sle", "fisher"), "embed")
   oos <- check_choice(oos, c("rbf", "lle", "nystrom"), "oos")
   n_iter <- check_number(n_iter, "n_iter", lower = 1, integer = TRUE)
+  n_grid <- check_number(n_grid, "n_grid", lower = 3, integer = TRUE)
   N <- nrow(X)
   m <- nrow(Xu)
   schedule <- if (n_iter == 1L) N else N + round((seq_len(n_iter) - 1) / (n_iter - 1) * m)
@@ -253,7 +255,7 @@ progressive_baseline <- function(X, labels, X_unlabeled, embed = c("sle", "fishe
       sig <- NULL
       if (oos == "rbf") {
         sig <- select_sigma(Xe, as.integer(fe), nlevels(fe), Ye,
-                            if (embed == "fisher") "ratio" else "regularizer", NULL, 40L, NULL, 5L,
+                            if (embed == "fisher") "ratio" else "regularizer", NULL, n_grid, NULL, 5L,
                             "per_class", 2, 0.5, 0, 0, 1e-10)$sigma
       }
       Fu[rest, ] <- oos_baseline_embed(oos, Xe, Ye, Xu[rest, , drop = FALSE], fit$beta, sigma = sig)

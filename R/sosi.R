@@ -483,8 +483,11 @@ summary_extra.manifold_sosi <- function(object) {
 #' @inheritParams sosi
 #' @param sigma_grid Scales; `NULL`: the default grid of [sosi()].
 #' @param lambda Weight of \eqn{\hat D}; `NULL`: endpoint balancing.
-#' @return A data frame with `sigma`, `G`, `D`, `R` and `jitter`, with
-#'   attributes `lambda` and `G_dim`, `D_dim` (per-dimension terms).
+#' @param X_unlabeled,labels_unlabeled Optional test points and their true
+#'   labels: the misclassification rate of RBF fitting (1-NN in the
+#'   embedding) at each scale is then added as column `error`.
+#' @return A data frame with `sigma`, `G`, `D`, `R`, `jitter` (and `error`),
+#'   with attributes `lambda` and `G_dim`, `D_dim` (per-dimension terms).
 #' @export
 #' @examples
 #' set.seed(3)
@@ -495,7 +498,7 @@ summary_extra.manifold_sosi <- function(object) {
 #' rp
 regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NULL, n_grid = 40,
                              lambda = NULL, K_dir = 5, dir_neighbors = c("per_class", "global"),
-                             sep_quantile = 0) {
+                             sep_quantile = 0, X_unlabeled = NULL, labels_unlabeled = NULL) {
   if (inherits(fit_or_Y, "manifold_fit")) {
     Y <- embedding(fit_or_Y)
     if (is.null(X)) X <- fit_or_Y$X_train
@@ -521,6 +524,19 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
     lambda <- if (den > 0) (Gs[ng] - Gs[1]) / den else 0
   }
   out <- data.frame(sigma = grid, G = Gs, D = Ds, R = Gs - lambda * Ds, jitter = g$jitter)
+  if (!is.null(X_unlabeled)) {
+    Xu <- check_newdata(X_unlabeled, colnames(X), ncol(X), arg = "X_unlabeled")
+    if (is.null(labels_unlabeled) || length(labels_unlabeled) != nrow(Xu)) {
+      abort_input("labels_unlabeled", "must give the true label of every row of `X_unlabeled`.")
+    }
+    out$error <- vapply(grid, function(s) {
+      sig <- rep(s, ncol(Y))
+      fit <- core(.mo_rbf_interpolate(X, unname(Y), sig, 0, 1e-10))
+      Fu <- core(.mo_rbf_eval(X, fit$C, sig, Xu))
+      lab <- embedding_labels(Fu, Y, f)$labels
+      mean(as.character(lab) != as.character(labels_unlabeled))
+    }, 0)
+  }
   attr(out, "lambda") <- lambda
   attr(out, "G_dim") <- g$G
   attr(out, "D_dim") <- g$D
