@@ -21,7 +21,8 @@ seed <- 20150209L
 # YaleB: subjects 1-12, the 58 brightest images of each (the paper's 58 of 64),
 #        32 x 32 (the paper: 17 x 20); d = 20.
 # COIL20: 20 objects x 72 views, 32 x 32 (the paper: 71 views); d = 25.
-# ORL: 40 x 10, 32 x 32 (not in the paper: a second face set); d = 20.
+# ORL: 40 x 10, 32 x 32 (not in the paper: a second face set); d = 39 (M - 1:
+#      with d = 20 < M - 1 the S-LE embedding cannot separate the 40 classes).
 sosi_data <- function(name, path) {
   d <- load_image_data(name, path = path)
   X <- d$x
@@ -73,7 +74,7 @@ run_compare <- function(ds, n_per, split, ndim, stop_frac) {
 cfg <- list(
   YaleB = list(ndim = 20, n_per = c(6, 10, 14, 19, 24, 29), quick = c(6, 14)),
   COIL20 = list(ndim = 25, n_per = c(7, 12, 18, 24, 30, 35), quick = c(7, 18)),
-  ORL = list(ndim = 20, n_per = c(3, 5), quick = c(3))
+  ORL = list(ndim = 39, n_per = c(3, 5), quick = c(3))
 )
 n_split <- if (mode == "full") 5 else 2
 t_start <- Sys.time()
