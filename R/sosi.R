@@ -161,8 +161,7 @@ predict_native.manifold_supervised <- function(object, x, method, ...) {
 
 #' @export
 summary_extra.manifold_supervised <- function(object) {
-  I <- .mo_separable_pairs(unname(object$embedding), as.integer(object$labels), nlevels(object$labels), 0)
-  per_dim <- apply(I, 3, sum) / 2
+  per_dim <- apply(separable_pairs(object), 3, sum) / 2
   structure(c(sprintf("classes: %d", nlevels(object$labels)),
               sprintf("separable class pairs per dimension: %s", paste(per_dim, collapse = " "))),
             class = "mo_summary_lines")
@@ -390,6 +389,14 @@ sosi_default_grid <- function(X, n_grid) {
   exp(seq(log(0.25 * dnn), log(4 * dmed), length.out = n_grid))
 }
 
+# Scales whose kernel matrix needs a jitter above 1e-8 do not interpolate:
+# they are dropped from the top of the grid (at least 3 scales are kept).
+grid_keep <- function(jitter) {
+  ok <- jitter <= 1e-8
+  n_ok <- if (all(ok)) length(jitter) else max(which(cumprod(ok) == 1), 0L)
+  seq_len(min(length(jitter), max(3L, n_ok)))
+}
+
 select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_neighbors, clip_sd,
                          ratio_rel, sep_quantile, ridge, jitter) {
   if (is.null(grid)) {
@@ -400,11 +407,7 @@ select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_
   grid <- sort(as.numeric(grid))
   g <- core(.mo_sosi_grid(X, codes, unname(Y), grid, M, K_dir, dir_neighbors == "per_class", sep_quantile,
                           ridge, jitter))
-  # scales whose kernel matrix needs a jitter above 1e-8 do not interpolate:
-  # drop them from the top of the grid (keep at least 3)
-  ok <- g$jitter <= 1e-8
-  keep <- seq_len(max(3L, if (all(ok)) length(grid) else max(which(cumprod(ok) == 1), 0L)))
-  keep <- keep[keep <= length(grid)]
+  keep <- grid_keep(g$jitter)
   grid <- grid[keep]
   g$G <- g$G[keep, , drop = FALSE]
   g$D <- g$D[keep, , drop = FALSE]
@@ -486,6 +489,8 @@ summary_extra.manifold_sosi <- function(object) {
 #' @param X_unlabeled,labels_unlabeled Optional test points and their true
 #'   labels: the misclassification rate of RBF fitting (1-NN in the
 #'   embedding) at each scale is then added as column `error`.
+#' @param truncate Drop the top of the grid from the first scale whose kernel
+#'   matrix needs a jitter above `1e-8` (as [sosi()] does).
 #' @return A data frame with `sigma`, `G`, `D`, `R`, `jitter` (and `error`),
 #'   with attributes `lambda` and `G_dim`, `D_dim` (per-dimension terms).
 #' @export
@@ -498,7 +503,8 @@ summary_extra.manifold_sosi <- function(object) {
 #' rp
 regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NULL, n_grid = 40,
                              lambda = NULL, K_dir = 5, dir_neighbors = c("per_class", "global"),
-                             sep_quantile = 0, X_unlabeled = NULL, labels_unlabeled = NULL) {
+                             sep_quantile = 0, X_unlabeled = NULL, labels_unlabeled = NULL,
+                             truncate = TRUE) {
   if (inherits(fit_or_Y, "manifold_fit")) {
     Y <- embedding(fit_or_Y)
     if (is.null(X)) X <- fit_or_Y$X_train
@@ -516,6 +522,13 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
   if (!length(grid) || any(!is.finite(grid)) || any(grid <= 0)) abort_input("sigma_grid", "must be positive scales.")
   g <- core(.mo_sosi_grid(X, as.integer(f), unname(Y), grid, nlevels(f), K_dir, dir_neighbors == "per_class",
                           sep_quantile, 0, 1e-10))
+  if (truncate) {
+    keep <- grid_keep(g$jitter)
+    grid <- grid[keep]
+    g$G <- g$G[keep, , drop = FALSE]
+    g$D <- g$D[keep, , drop = FALSE]
+    g$jitter <- g$jitter[keep]
+  }
   Gs <- rowSums(g$G)
   Ds <- rowSums(g$D)
   ng <- length(grid)
@@ -541,4 +554,32 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
   attr(out, "G_dim") <- g$G
   attr(out, "D_dim") <- g$D
   out
+}
+
+#' Class pairs separated by each embedding dimension
+#'
+#' The separable ordered class pairs \eqn{I^k} of Vural and Guillemot: class
+#' \eqn{m} and \eqn{p} are separable in dimension \eqn{k} when their ranges of
+#' the training embedding (between the `q` and `1 - q` quantiles) do not
+#' overlap. SOSI's regulariser rewards derivatives towards those classes.
+#'
+#' @param fit A [supervised_le()] or [fisher_embedding()] fit.
+#' @param q Quantile of the per-class ranges (0: min and max).
+#' @return A logical array `M x M x ndim` (classes in the order of
+#'   `levels(fit$labels)`).
+#' @export
+#' @examples
+#' set.seed(1)
+#' X <- rbind(matrix(rnorm(40), 20), matrix(rnorm(40, 4), 20), matrix(rnorm(40, -4), 20))
+#' fit <- supervised_le(X, rep(1:3, each = 20), ndim = 2)
+#' apply(separable_pairs(fit), 3, sum) / 2
+separable_pairs <- function(fit, q = 0) {
+  if (!inherits(fit, "manifold_supervised")) {
+    abort_input("fit", "must be a supervised_le() or fisher_embedding() fit.")
+  }
+  q <- check_number(q, "q", lower = 0, upper = 0.5, upper_open = TRUE)
+  f <- fit$labels
+  I <- .mo_separable_pairs(unname(embedding(fit)), as.integer(f), nlevels(f), q)
+  I <- array(I > 0L, dim(I), dimnames = list(levels(f), levels(f), colnames(embedding(fit))))
+  I
 }

@@ -241,3 +241,18 @@ test_that("COIL-20: SOSI improves on RBF fitting (shared data)", {
   s <- sosi(fit, X_unlabeled = X[-tr, ], labels_unlabeled = lab[-tr])
   expect_lte(s$history$error[nrow(s$history)], s$history$error[1])
 })
+
+test_that("separable_pairs: symmetric, no diagonal, and complete for well-separated classes", {
+  b <- blobs(n_per = 12, M = 3, p = 4, seed = 12, sep = 8)
+  fit <- supervised_le(b$X, b$cls, ndim = 2)
+  I <- separable_pairs(fit)
+  expect_equal(dim(I), c(3L, 3L, 2L))
+  for (k in 1:2) {
+    expect_equal(I[, , k], t(I[, , k]))
+    expect_false(any(diag(I[, , k])))
+  }
+  # every pair of well-separated blobs is separated in some dimension
+  any_k <- apply(I, c(1, 2), any)
+  expect_true(all(any_k[upper.tri(any_k)]))
+  expect_input_error(separable_pairs(pca(b$X, 2)), "fit")
+})
