@@ -94,7 +94,7 @@ inline supervised_graphs build_supervised_graphs(const arma::mat& D2, const arma
   const arma::uword n = D2.n_rows;
   if (D2.n_cols != n || labels.n_elem != n) throw input_error("graph: dimensions do not match");
   if (!(beta > 0)) throw input_error("`beta` must be positive");
-  arma::mat S = arma::exp(-D2 / beta);
+  const arma::mat S = gauss_from_d2(D2, std::sqrt(beta));  // exp(-D2 / beta)
   arma::umat Nw(n, n, arma::fill::zeros), Nb(n, n, arma::fill::zeros);
   for (arma::uword i = 0; i < n; ++i) {
     if (graph == 0) {
