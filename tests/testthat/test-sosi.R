@@ -80,6 +80,24 @@ test_that("regulariser terms: Gram path equals the direct gradient path, and eve
   }
   expect_true(all(rt$G_terms >= 1 - 1e-9))
   expect_equal(rt$n_skipped, 0)
+  # centres other than the evaluation points (the general Gram path)
+  set.seed(33)
+  A <- rbind(X, matrix(rnorm(20, sd = 3), 5))
+  Cr <- matrix(rnorm(2 * nrow(A)), ncol = 2)
+  rt2 <- manifoldOOS:::.mo_sosi_reg_terms(X, as.integer(f), Y, A, Cr, sig, 3L, K_dir, TRUE, 0)
+  for (k in 1:2) {
+    Gd <- manifoldOOS:::.mo_rbf_gradient(A, Cr[, k], sig[k], X)
+    terms <- vapply(seq_len(nrow(X)), function(i) {
+      nb <- unlist(lapply(levels(f), function(p) {
+        w <- setdiff(which(f == p), i)
+        w[order(D[i, w], w)][seq_len(min(K_dir, length(w)))]
+      }))
+      u <- sweep(-X[nb, , drop = FALSE], 2, X[i, ], "+") / D[i, nb]
+      sqrt(sum(Gd[i, ]^2)) / mean(abs(u %*% Gd[i, ]))
+    }, 0)
+    expect_equal(rt2$G_terms[, k], terms, tolerance = 1e-6)
+  }
+  expect_true(all(rt2$G_terms >= 1 - 1e-9))
 })
 
 test_that("the regulariser is invariant to scaling the embedding", {

@@ -291,6 +291,7 @@ struct reg_context {
   std::vector<std::vector<int>> nb;        // direction neighbours (indices into E)
   arma::ivec labels;                       // of E
   int n_class = 0;
+  bool same_points = false;                // A and E are the same rows
 };
 
 inline reg_context make_reg_context(const arma::mat& E, const arma::mat& A, const arma::ivec& labels,
@@ -307,6 +308,7 @@ inline reg_context make_reg_context(const arma::mat& E, const arma::mat& A, cons
   ctx.nb = direction_sets(D2EE, labels, n_class, k_dir, per_class);
   ctx.labels = labels;
   ctx.n_class = n_class;
+  ctx.same_points = (A.n_rows == E.n_rows && A.n_cols == E.n_cols && arma::approx_equal(A, E, "absdiff", 0.0));
   return ctx;
 }
 
@@ -327,7 +329,9 @@ inline void reg_terms_dim(const reg_context& ctx, const arma::mat& Phi, const ar
   Eigen::Map<const Eigen::MatrixXd> GAEe(ctx.GAE.memptr(), L, N);
   Eigen::Map<const Eigen::MatrixXd> GAAe(ctx.GAA.memptr(), L, L);
   const Eigen::MatrixXd P = We * GAEe;       // N x N
-  const Eigen::MatrixXd WG = We * GAAe;      // N x L
+  // centres = evaluation points (scale selection): G_AA = G_AE and WG = P
+  const bool same = ctx.same_points;
+  const Eigen::MatrixXd WG = same ? Eigen::MatrixXd() : Eigen::MatrixXd(We * GAAe);  // N x L
   gterms.set_size(N);
   Gk = 0.0;
   Dk = 0.0;
@@ -335,7 +339,11 @@ inline void reg_terms_dim(const reg_context& ctx, const arma::mat& Phi, const ar
   for (arma::uword i = 0; i < N; ++i) {
     const double gii = ctx.GEE(i, i);
     double wgw = 0.0;
-    for (arma::uword l = 0; l < L; ++l) wgw += WG(i, l) * W(i, l);
+    if (same) {
+      for (arma::uword l = 0; l < L; ++l) wgw += P(i, l) * W(i, l);
+    } else {
+      for (arma::uword l = 0; l < L; ++l) wgw += WG(i, l) * W(i, l);
+    }
     double g2 = s(i) * s(i) * gii - 2.0 * s(i) * P(i, i) + wgw;
     const double gn = std::sqrt(std::max(0.0, g2));
     std::fill(psum.begin(), psum.end(), 0.0);
