@@ -257,6 +257,54 @@
     .Call(`_manifoldOOS_mo_lvm_average`, Y, idx1, dist, sigma)
 }
 
+.mo_supervised_graphs <- function(X, labels, beta, graph, kw, kb, wb_binary) {
+    .Call(`_manifoldOOS_mo_supervised_graphs`, X, labels, beta, graph, kw, kb, wb_binary)
+}
+
+.mo_sle_fit <- function(X, labels, d, mu, beta, graph, kw, kb, wb_binary, drop_trivial) {
+    .Call(`_manifoldOOS_mo_sle_fit`, X, labels, d, mu, beta, graph, kw, kb, wb_binary, drop_trivial)
+}
+
+.mo_fisher_fit <- function(X, labels, d, eps, beta, graph, kw, kb, wb_binary) {
+    .Call(`_manifoldOOS_mo_fisher_fit`, X, labels, d, eps, beta, graph, kw, kb, wb_binary)
+}
+
+.mo_separable_pairs <- function(Y, labels, n_class, q) {
+    .Call(`_manifoldOOS_mo_separable_pairs`, Y, labels, n_class, q)
+}
+
+.mo_sosi_grid <- function(Xtr, labels, Y, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0) {
+    .Call(`_manifoldOOS_mo_sosi_grid`, Xtr, labels, Y, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0)
+}
+
+.mo_sosi_reg_terms <- function(Xtr, labels, Y, A, C, sigma, n_class, k_dir, per_class, sep_q) {
+    .Call(`_manifoldOOS_mo_sosi_reg_terms`, Xtr, labels, Y, A, C, sigma, n_class, k_dir, per_class, sep_q)
+}
+
+.mo_rbf_interpolate <- function(X, Y, sigma, ridge, jitter0) {
+    .Call(`_manifoldOOS_mo_rbf_interpolate`, X, Y, sigma, ridge, jitter0)
+}
+
+.mo_rbf_eval <- function(A, C, sigma, Q) {
+    .Call(`_manifoldOOS_mo_rbf_eval`, A, C, sigma, Q)
+}
+
+.mo_rbf_gradient <- function(A, c, sigma, Q) {
+    .Call(`_manifoldOOS_mo_rbf_gradient`, A, c, sigma, Q)
+}
+
+.mo_nn_label_conf <- function(Ftest, Ftrain, labels) {
+    .Call(`_manifoldOOS_mo_nn_label_conf`, Ftest, Ftrain, labels)
+}
+
+.mo_simplex_qp <- function(G) {
+    .Call(`_manifoldOOS_mo_simplex_qp`, G)
+}
+
+.mo_sosi_fit <- function(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0) {
+    .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0)
+}
+
 .mo_l1_code <- function(X, E, Q, solver, maxit, width, n_threads) {
     .Call(`_manifoldOOS_mo_l1_code`, X, E, Q, solver, maxit, width, n_threads)
 }

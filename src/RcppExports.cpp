@@ -981,6 +981,202 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_supervised_graphs
+Rcpp::List mo_supervised_graphs(const arma::mat& X, const arma::ivec& labels, double beta, int graph, int kw, int kb, bool wb_binary);
+RcppExport SEXP _manifoldOOS_mo_supervised_graphs(SEXP XSEXP, SEXP labelsSEXP, SEXP betaSEXP, SEXP graphSEXP, SEXP kwSEXP, SEXP kbSEXP, SEXP wb_binarySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< int >::type graph(graphSEXP);
+    Rcpp::traits::input_parameter< int >::type kw(kwSEXP);
+    Rcpp::traits::input_parameter< int >::type kb(kbSEXP);
+    Rcpp::traits::input_parameter< bool >::type wb_binary(wb_binarySEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_supervised_graphs(X, labels, beta, graph, kw, kb, wb_binary));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sle_fit
+Rcpp::List mo_sle_fit(const arma::mat& X, const arma::ivec& labels, int d, double mu, double beta, int graph, int kw, int kb, bool wb_binary, bool drop_trivial);
+RcppExport SEXP _manifoldOOS_mo_sle_fit(SEXP XSEXP, SEXP labelsSEXP, SEXP dSEXP, SEXP muSEXP, SEXP betaSEXP, SEXP graphSEXP, SEXP kwSEXP, SEXP kbSEXP, SEXP wb_binarySEXP, SEXP drop_trivialSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< int >::type graph(graphSEXP);
+    Rcpp::traits::input_parameter< int >::type kw(kwSEXP);
+    Rcpp::traits::input_parameter< int >::type kb(kbSEXP);
+    Rcpp::traits::input_parameter< bool >::type wb_binary(wb_binarySEXP);
+    Rcpp::traits::input_parameter< bool >::type drop_trivial(drop_trivialSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sle_fit(X, labels, d, mu, beta, graph, kw, kb, wb_binary, drop_trivial));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_fisher_fit
+Rcpp::List mo_fisher_fit(const arma::mat& X, const arma::ivec& labels, int d, double eps, double beta, int graph, int kw, int kb, bool wb_binary);
+RcppExport SEXP _manifoldOOS_mo_fisher_fit(SEXP XSEXP, SEXP labelsSEXP, SEXP dSEXP, SEXP epsSEXP, SEXP betaSEXP, SEXP graphSEXP, SEXP kwSEXP, SEXP kbSEXP, SEXP wb_binarySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< int >::type graph(graphSEXP);
+    Rcpp::traits::input_parameter< int >::type kw(kwSEXP);
+    Rcpp::traits::input_parameter< int >::type kb(kbSEXP);
+    Rcpp::traits::input_parameter< bool >::type wb_binary(wb_binarySEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_fisher_fit(X, labels, d, eps, beta, graph, kw, kb, wb_binary));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_separable_pairs
+Rcpp::IntegerVector mo_separable_pairs(const arma::mat& Y, const arma::ivec& labels, int n_class, double q);
+RcppExport SEXP _manifoldOOS_mo_separable_pairs(SEXP YSEXP, SEXP labelsSEXP, SEXP n_classSEXP, SEXP qSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
+    Rcpp::traits::input_parameter< double >::type q(qSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_separable_pairs(Y, labels, n_class, q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sosi_grid
+Rcpp::List mo_sosi_grid(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::vec& grid, int n_class, int k_dir, bool per_class, double sep_q, double ridge, double jitter0);
+RcppExport SEXP _manifoldOOS_mo_sosi_grid(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP gridSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
+    Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
+    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
+    Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_grid(Xtr, labels, Y, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sosi_reg_terms
+Rcpp::List mo_sosi_reg_terms(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::mat& A, const arma::mat& C, const arma::vec& sigma, int n_class, int k_dir, bool per_class, double sep_q);
+RcppExport SEXP _manifoldOOS_mo_sosi_reg_terms(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP ASEXP, SEXP CSEXP, SEXP sigmaSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type C(CSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
+    Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
+    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
+    Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_reg_terms(Xtr, labels, Y, A, C, sigma, n_class, k_dir, per_class, sep_q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_rbf_interpolate
+Rcpp::List mo_rbf_interpolate(const arma::mat& X, const arma::mat& Y, const arma::vec& sigma, double ridge, double jitter0);
+RcppExport SEXP _manifoldOOS_mo_rbf_interpolate(SEXP XSEXP, SEXP YSEXP, SEXP sigmaSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_rbf_interpolate(X, Y, sigma, ridge, jitter0));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_rbf_eval
+arma::mat mo_rbf_eval(const arma::mat& A, const arma::mat& C, const arma::vec& sigma, const arma::mat& Q);
+RcppExport SEXP _manifoldOOS_mo_rbf_eval(SEXP ASEXP, SEXP CSEXP, SEXP sigmaSEXP, SEXP QSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type C(CSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_rbf_eval(A, C, sigma, Q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_rbf_gradient
+arma::mat mo_rbf_gradient(const arma::mat& A, const arma::vec& c, double sigma, const arma::mat& Q);
+RcppExport SEXP _manifoldOOS_mo_rbf_gradient(SEXP ASEXP, SEXP cSEXP, SEXP sigmaSEXP, SEXP QSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_rbf_gradient(A, c, sigma, Q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_nn_label_conf
+Rcpp::List mo_nn_label_conf(const arma::mat& Ftest, const arma::mat& Ftrain, const arma::ivec& labels);
+RcppExport SEXP _manifoldOOS_mo_nn_label_conf(SEXP FtestSEXP, SEXP FtrainSEXP, SEXP labelsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Ftest(FtestSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Ftrain(FtrainSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_nn_label_conf(Ftest, Ftrain, labels));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_simplex_qp
+Rcpp::NumericVector mo_simplex_qp(const arma::mat& G);
+RcppExport SEXP _manifoldOOS_mo_simplex_qp(SEXP GSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type G(GSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_simplex_qp(G));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sosi_fit
+Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr, const arma::mat& Xte, const arma::vec& sigma, const arma::uvec& schedule, int K, double ridge, double jitter0);
+RcppExport SEXP _manifoldOOS_mo_sosi_fit(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YtrSEXP, SEXP XteSEXP, SEXP sigmaSEXP, SEXP scheduleSEXP, SEXP KSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Ytr(YtrSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xte(XteSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const arma::uvec& >::type schedule(scheduleSEXP);
+    Rcpp::traits::input_parameter< int >::type K(KSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_fit(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_l1_code
 Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_l1_code(SEXP XSEXP, SEXP ESEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP) {
@@ -1082,6 +1278,18 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
+    {"_manifoldOOS_mo_supervised_graphs", (DL_FUNC) &_manifoldOOS_mo_supervised_graphs, 7},
+    {"_manifoldOOS_mo_sle_fit", (DL_FUNC) &_manifoldOOS_mo_sle_fit, 10},
+    {"_manifoldOOS_mo_fisher_fit", (DL_FUNC) &_manifoldOOS_mo_fisher_fit, 9},
+    {"_manifoldOOS_mo_separable_pairs", (DL_FUNC) &_manifoldOOS_mo_separable_pairs, 4},
+    {"_manifoldOOS_mo_sosi_grid", (DL_FUNC) &_manifoldOOS_mo_sosi_grid, 10},
+    {"_manifoldOOS_mo_sosi_reg_terms", (DL_FUNC) &_manifoldOOS_mo_sosi_reg_terms, 10},
+    {"_manifoldOOS_mo_rbf_interpolate", (DL_FUNC) &_manifoldOOS_mo_rbf_interpolate, 5},
+    {"_manifoldOOS_mo_rbf_eval", (DL_FUNC) &_manifoldOOS_mo_rbf_eval, 4},
+    {"_manifoldOOS_mo_rbf_gradient", (DL_FUNC) &_manifoldOOS_mo_rbf_gradient, 4},
+    {"_manifoldOOS_mo_nn_label_conf", (DL_FUNC) &_manifoldOOS_mo_nn_label_conf, 3},
+    {"_manifoldOOS_mo_simplex_qp", (DL_FUNC) &_manifoldOOS_mo_simplex_qp, 1},
+    {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 9},
     {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 7},
     {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
     {NULL, NULL, 0}
