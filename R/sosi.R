@@ -216,12 +216,13 @@ summary_extra.manifold_supervised <- function(object) {
 #' @param sigma Scales for `"fixed"` (one, or one per dimension).
 #' @param lambda Weight of \eqn{\hat D}; `NULL`: endpoint balancing.
 #' @param sigma_grid Scale grid; `NULL`: the default log grid.
-#' @param n_grid Size of the default grid.
+#' @param n_grid Size of the default grid (at most 10000).
 #' @param K Neighbours of the class projection.
 #' @param K_dir Direction neighbours per class (`dir_neighbors =
 #'   "per_class"`) or in total (`"global"`).
 #' @param dir_neighbors `"per_class"` or `"global"`.
-#' @param n_iter Number of rounds of the default schedule.
+#' @param n_iter Number of rounds of the default schedule (at most one more
+#'   than the number of unlabeled points).
 #' @param schedule Total number of centres per round (first `N`,
 #'   increasing, last at most `N + nrow(X_unlabeled)`); overrides `n_iter`.
 #' @param stop_frac Stop after the first round where this fraction of the
@@ -293,8 +294,9 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   dir_neighbors <- check_choice(dir_neighbors, c("per_class", "global"), "dir_neighbors")
   K <- check_number(K, "K", lower = 1, integer = TRUE)
   K_dir <- check_number(K_dir, "K_dir", lower = 1, integer = TRUE)
-  n_grid <- check_number(n_grid, "n_grid", lower = 3, integer = TRUE)
-  n_iter <- check_number(n_iter, "n_iter", lower = 1, integer = TRUE)
+  n_grid <- check_number(n_grid, "n_grid", lower = 3, upper = 10000, integer = TRUE)
+  # each round after the first adds at least one point
+  n_iter <- check_number(n_iter, "n_iter", lower = 1, upper = m + 1, integer = TRUE)
   stop_frac <- check_number(stop_frac, "stop_frac", lower = 0, upper = 1, lower_open = TRUE)
   clip_sd <- check_number(clip_sd, "clip_sd", lower = 0)
   ratio_rel <- check_number(ratio_rel, "ratio_rel", lower = 0, upper = 1, lower_open = TRUE)
@@ -515,7 +517,7 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
   X <- as_data_matrix(X, "X", min_rows = 4L)
   Y <- as_embedding_matrix(Y, nrow(X))
   f <- check_labels(labels, nrow(X))
-  n_grid <- check_number(n_grid, "n_grid", lower = 2, integer = TRUE)
+  n_grid <- check_number(n_grid, "n_grid", lower = 2, upper = 10000, integer = TRUE)
   K_dir <- check_number(K_dir, "K_dir", lower = 1, integer = TRUE)
   dir_neighbors <- check_choice(dir_neighbors, c("per_class", "global"), "dir_neighbors")
   grid <- if (is.null(sigma_grid)) sosi_default_grid(X, n_grid) else sort(as.numeric(sigma_grid))

@@ -41,6 +41,9 @@ fuzz_pool <- function(role, n = 30L, p = 3L) {
     flag = list(na = NA, string = "yes", vec = c(TRUE, FALSE), number = 2, empty = logical(0)),
     choice = list(bad = "no_such_choice", na = NA_character_, number = 1, vec = c("x", "y"),
                   empty = character(0)),
+    labels = list(null = NULL, na = rep(NA, n), short = rep(1:2, length.out = n - 1L),
+                  one_class = rep(1, n), singletons = seq_len(n), list = as.list(rep(1:2, length.out = n)),
+                  matrix = matrix(rep(1:2, length.out = n), n, 2), empty = integer(0)),
     threads = list(neg = -2, frac = 1.5, na = NA, string = "2", vec = c(1, 2)),
     stop("unknown fuzz role ", role)
   )

@@ -7,6 +7,8 @@ set.seed(20261121)
 fz_X <- swiss_roll(40, seed = 3)$x
 colnames(fz_X) <- c("a", "b", "c")
 fz_Y <- fz_X[, 1:2] + 0.01 * matrix(stats::rnorm(80), 40, 2)
+fz_lab <- rep(c("u", "v"), each = 20)
+fz_sle <- supervised_le(fz_X[c(1:15, 21:35), ], fz_lab[c(1:15, 21:35)], ndim = 2)
 fz_g <- neighbour_graph(fz_X, k = 6, on_disconnected = "connect")
 
 # Fitting functions: valid arguments and the role of each fuzzed argument.
@@ -43,6 +45,12 @@ fz_fits <- list(
               roles = list(X = "data", ndim = "int", k = "int", degree = "int", basis = "choice",
                            ridge = "num", reg = "num", center = "flag", scale = "choice",
                            n_threads = "threads")),
+  supervised_le = list(args = list(X = fz_X, labels = fz_lab, ndim = 2),
+                       roles = list(X = "data", labels = "labels", ndim = "int", mu = "num",
+                                    beta = "num", graph = "choice", k_within = "int")),
+  fisher_embedding = list(args = list(X = fz_X, labels = fz_lab, ndim = 2),
+                          roles = list(X = "data", labels = "labels", ndim = "int", eps = "num",
+                                       wb = "choice", k_between = "int")),
   ke_lle = list(args = list(X = fz_X, ndim = 2, k = 8),
                 roles = list(X = "data", ndim = "int", k = "int", reg = "num", lambda = "num",
                              sigma = "num", eigen_solver = "choice"))
@@ -97,6 +105,14 @@ fz_other <- list(
   gaussian_surface = list(fun = gaussian_surface, args = list(n = 50), roles = list(n = "size", sigma = "num")),
   mobius = list(fun = mobius, args = list(n = 50), roles = list(n = "size", noise = "num")),
   punctured_sphere = list(fun = punctured_sphere, args = list(n = 50), roles = list(n = "size", z_scale = "num")),
+  sosi = list(fun = sosi, args = list(fit_or_Y = fz_sle, X_unlabeled = fz_X[c(16:20, 36:40), ],
+                                      n_grid = 8, n_iter = 3),
+              roles = list(fit_or_Y = "data", X_unlabeled = "data", n_grid = "int", n_iter = "int",
+                           stop_frac = "num", K = "int", sigma = "num", dir_neighbors = "choice")),
+  harmonic_ssl = list(fun = harmonic_ssl, args = list(X = fz_X[1:30, ], labels = fz_lab[1:30],
+                                                      X_unlabeled = fz_X[31:40, ], k = 5),
+                      roles = list(X = "data", labels = "labels", X_unlabeled = "data", k = "int",
+                                   graph = "choice", cmn = "flag")),
   swiss_roll_grid = list(fun = swiss_roll_grid, args = list(n_t = 10, n_h = 5),
                          roles = list(n_t = "size", n_h = "size", h_max = "num")),
   synthetic_zeros = list(fun = synthetic_zeros, args = list(n = 5),
@@ -157,13 +173,14 @@ test_that("fuzzing every export: no unclassed error, no hang (>= 1000 calls)", {
 })
 
 test_that("every fit and every out-of-sample rule: batch == row-by-row, saveRDS round trip identical", {
-  train <- fz_X[1:30, ]
-  new <- fz_X[31:40, ]
+  train <- fz_X[c(1:15, 21:35), ]   # both classes of fz_lab
+  new <- fz_X[c(16:20, 36:40), ]
   generic <- c("goose", "lvm", "reconstruction", "linear", "rbf", "krr", "sparse")
   checked <- 0L
   for (nm in names(fz_fits)) {
     args <- fz_fits[[nm]]$args
     args$X <- train
+    if (!is.null(args$labels)) args$labels <- args$labels[c(1:15, 21:35)]
     fit <- suppressWarnings(do.call(getExportedValue("manifoldOOS", nm), args))
     path <- tempfile(fileext = ".rds")
     saveRDS(fit, path)
