@@ -16,7 +16,8 @@
 #' \eqn{Y = V_q\Lambda_q^{1/2}}. The dense path builds \eqn{B} and uses
 #' LAPACK; the iterative path (Lanczos) squares and centres \eqn{G} on the fly,
 #' so no second \eqn{n \times n} matrix is formed. `"auto"` uses the dense
-#' path up to `getOption("manifoldOOS.dense_max_n", 2000)` points. Above
+#' path up to `min(getOption("manifoldOOS.dense_max_n", 2000),
+#' getOption("manifoldOOS.dense_top_max_n", 500))` points. Above
 #' `getOption("manifoldOOS.isomap_max_n", 10000)` points, `landmarks = NULL`
 #' switches to landmark Isomap with \eqn{m = \max(10q, 100)} MaxMin
 #' landmarks and a message (raise the option to force full Isomap).

@@ -38,6 +38,8 @@ inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
   if (L.containsElementNamed("method"))
     o.method = manifoldOOS::parse_eig_method(Rcpp::as<std::string>(L["method"]));
   if (L.containsElementNamed("dense_max_n")) o.dense_max_n = Rcpp::as<double>(L["dense_max_n"]);
+  if (L.containsElementNamed("dense_top_max_n"))
+    o.dense_top_max_n = Rcpp::as<double>(L["dense_top_max_n"]);
   if (L.containsElementNamed("fallback_max_n"))
     o.fallback_max_n = Rcpp::as<double>(L["fallback_max_n"]);
   if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);
