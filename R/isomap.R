@@ -37,6 +37,17 @@
 #' transformation is stored and applied to new points too). With all points
 #' as landmarks, landmark Isomap equals Isomap.
 #'
+#' **Accuracy**: Isomap is exact only when graph distances equal the
+#' manifold's geodesics. On a kNN graph they are lengths of polygonal paths
+#' through the sample points, which exceed the true geodesic by a relative
+#' amount fixed by the edge directions the `k` neighbours offer, not by the
+#' sampling density: a 41 x 21 grid on a rectangle bent onto a cylinder
+#' (`k = 20`) is recovered with a standardised Procrustes residual of
+#' \eqn{4.4 \times 10^{-5}}, and denser grids (up to 121 x 61) stay at
+#' \eqn{3\text{--}5 \times 10^{-5}} (`k = 20` to `40`). A flat sheet with the
+#' complete graph (`k = n - 1`) is recovered exactly (Isomap = classical MDS
+#' = PCA).
+#'
 #' **Disconnected graphs**: with `on_disconnected = "connect"` (default)
 #' components are joined by the shortest edges between them (see
 #' [neighbour_graph()]) with a warning; `"error"` stops and reports the

@@ -428,67 +428,72 @@ inline std::string spectra_status_name(int status) {
   }
 }
 
-// Eigenvalues of A nearest to sigma (shift-invert, largest |1/(lambda - sigma)|).
-template <class Op>
-spectra_run spectra_shift_invert(Op& op, long nev, long ncv, double sigma, long maxit,
-                                 double tol) {
+// Status, counts and (on success) the eigenpairs of a finished Spectra
+// solver; `run` constructs, initialises and computes it. Spectra's argument
+// errors become manifoldOOS::error.
+template <class Solver>
+void collect_run(Solver& eigs, spectra_run& r) {
+#if MANIFOLDOOS_SPECTRA_1X
+  r.status = static_cast<int>(eigs.info());
+  r.ok = eigs.info() == Spectra::CompInfo::Successful;
+#else
+  r.status = eigs.info();
+  r.ok = eigs.info() == Spectra::SUCCESSFUL;
+#endif
+  r.niter = eigs.num_iterations();
+  r.nops = eigs.num_operations();
+  if (r.ok) {
+    r.values = eigs.eigenvalues();
+    r.vectors = eigs.eigenvectors();
+  }
+}
+
+template <class Run>
+spectra_run guarded_spectra(Run&& run) {
   spectra_run r;
   try {
-#if MANIFOLDOOS_SPECTRA_1X
-    Spectra::SymEigsShiftSolver<Op> eigs(op, nev, ncv, sigma);
-    eigs.init();
-    r.nconv = eigs.compute(Spectra::SortRule::LargestMagn, maxit, tol,
-                           Spectra::SortRule::SmallestAlge);
-    r.status = static_cast<int>(eigs.info());
-    r.ok = eigs.info() == Spectra::CompInfo::Successful;
-#else
-    Spectra::SymEigsShiftSolver<double, Spectra::LARGEST_MAGN, Op> eigs(&op, nev, ncv, sigma);
-    eigs.init();
-    r.nconv = eigs.compute(maxit, tol, Spectra::SMALLEST_ALGE);
-    r.status = eigs.info();
-    r.ok = eigs.info() == Spectra::SUCCESSFUL;
-#endif
-    r.niter = eigs.num_iterations();
-    r.nops = eigs.num_operations();
-    if (r.ok) {
-      r.values = eigs.eigenvalues();
-      r.vectors = eigs.eigenvectors();
-    }
+    run(r);
   } catch (const std::invalid_argument& e) {
     throw error(std::string("Spectra rejected its arguments: ") + e.what());
   }
   return r;
 }
 
+// Eigenvalues of A nearest to sigma (shift-invert, largest |1/(lambda - sigma)|).
+template <class Op>
+spectra_run spectra_shift_invert(Op& op, long nev, long ncv, double sigma, long maxit,
+                                 double tol) {
+  return guarded_spectra([&](spectra_run& r) {
+#if MANIFOLDOOS_SPECTRA_1X
+    Spectra::SymEigsShiftSolver<Op> eigs(op, nev, ncv, sigma);
+    eigs.init();
+    r.nconv = eigs.compute(Spectra::SortRule::LargestMagn, maxit, tol,
+                           Spectra::SortRule::SmallestAlge);
+#else
+    Spectra::SymEigsShiftSolver<double, Spectra::LARGEST_MAGN, Op> eigs(&op, nev, ncv, sigma);
+    eigs.init();
+    r.nconv = eigs.compute(maxit, tol, Spectra::SMALLEST_ALGE);
+#endif
+    collect_run(eigs, r);
+  });
+}
+
 // Largest algebraic eigenvalues of the operator (plain Lanczos).
 template <class Op>
 spectra_run spectra_largest(Op& op, long nev, long ncv, long maxit, double tol) {
-  spectra_run r;
-  try {
+  return guarded_spectra([&](spectra_run& r) {
 #if MANIFOLDOOS_SPECTRA_1X
     Spectra::SymEigsSolver<Op> eigs(op, nev, ncv);
     eigs.init();
     r.nconv = eigs.compute(Spectra::SortRule::LargestAlge, maxit, tol,
                            Spectra::SortRule::LargestAlge);
-    r.status = static_cast<int>(eigs.info());
-    r.ok = eigs.info() == Spectra::CompInfo::Successful;
 #else
     Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Op> eigs(&op, nev, ncv);
     eigs.init();
     r.nconv = eigs.compute(maxit, tol, Spectra::LARGEST_ALGE);
-    r.status = eigs.info();
-    r.ok = eigs.info() == Spectra::SUCCESSFUL;
 #endif
-    r.niter = eigs.num_iterations();
-    r.nops = eigs.num_operations();
-    if (r.ok) {
-      r.values = eigs.eigenvalues();
-      r.vectors = eigs.eigenvectors();
-    }
-  } catch (const std::invalid_argument& e) {
-    throw error(std::string("Spectra rejected its arguments: ") + e.what());
-  }
-  return r;
+    collect_run(eigs, r);
+  });
 }
 
 inline long default_ncv(long n, long nev, const eig_options& o) {

@@ -36,24 +36,10 @@ inline kpca_model kpca_fit(const arma::mat& K, arma::uword q, const eig_options&
   kpca_model M;
   M.centering = kernel_center_stats(K);
   const eigen_result r = eigs_sym(sym_problem::dense(K, true), eig_which::top, q, o);
-  const double l1 = r.values(0);
-  arma::uword npos = 0;
-  for (arma::uword k = 0; k < q; ++k) {
-    if (r.values(k) > 0 && r.values(k) > 1e-12 * std::abs(l1)) ++npos;
-  }
-  if (npos < q) {
-    std::ostringstream os;
-    os << "`ndim` = " << q << " is too large: only " << npos
-       << " of the leading eigenvalues of the centred kernel matrix exceed 1e-12 times the largest"
-          " (values";
-    for (arma::uword k = 0; k < q; ++k) os << " " << r.values(k);
-    os << "). Reduce `ndim` or change the kernel.";
-    throw input_error(os.str());
-  }
+  require_positive_leading(r.values, q, "the centred kernel matrix", "",
+                           "Reduce `ndim` or change the kernel.");
   M.values = r.values;
-  const arma::vec sq = arma::sqrt(M.values);
-  M.embedding = r.vectors.each_row() % sq.t();
-  M.alpha = r.vectors.each_row() / sq.t();
+  scale_by_sqrt(r.vectors, M.values, M.embedding, M.alpha);
   M.method = r.method_used;
   M.n_ops = r.n_ops;
   M.note = r.note;

@@ -185,29 +185,17 @@ inline eigen_result top_of_all(const eigen_result& all, arma::uword q) {
 
 // Checks the q eigenvalues and fills the model.
 inline void finish_cmds(cmds_model& M, const eigen_result& r, arma::uword q) {
-  const double l1 = r.values(0);
-  arma::uword npos = 0;
-  for (arma::uword k = 0; k < q; ++k) {
-    if (r.values(k) > 1e-12 * std::abs(l1) && r.values(k) > 0) ++npos;
-  }
-  if (npos < q) {
+  std::string extra;
+  if (std::isfinite(M.negative_mass)) {
     std::ostringstream os;
-    os << "`ndim` = " << q << " is too large: only " << npos
-       << " of the leading eigenvalues of the double-centred squared-distance matrix are "
-          "positive (values";
-    for (arma::uword k = 0; k < q; ++k) os << " " << r.values(k);
-    os << ")";
-    if (std::isfinite(M.negative_mass)) {
-      os << "; negative mass " << M.negative_mass << " (non-Euclidean distances)";
-    }
-    os << ". Reduce `ndim`.";
-    throw input_error(os.str());
+    os << "; negative mass " << M.negative_mass << " (non-Euclidean distances)";
+    extra = os.str();
   }
+  require_positive_leading(r.values, q, "the double-centred squared-distance matrix", extra,
+                           "Reduce `ndim`.");
   M.values = r.values;
   M.vectors = r.vectors;
-  const arma::vec sq = arma::sqrt(M.values);
-  M.embedding = M.vectors.each_row() % sq.t();
-  M.lsharp_t = M.vectors.each_row() / sq.t();
+  scale_by_sqrt(M.vectors, M.values, M.embedding, M.lsharp_t);
   M.method = r.method_used;
   M.n_ops = r.n_ops;
   M.note = r.note;
