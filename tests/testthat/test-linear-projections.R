@@ -135,6 +135,16 @@ test_that("the iterative reduced solvers agree with the dense ones", {
   expect_lt(max(angles(a$rotation, b$rotation)), 1e-6)
   expect_lt(max(angles(c0$rotation, c1$rotation)), 1e-6)
   expect_lt(max(angles(o0$rotation, o1$rotation)), 1e-6)
+  # OLPP's deflated directions in shift-invert form (bordered system) agree
+  # with the dense deflation direction by direction, and stay orthonormal
+  o4i <- olpp(X, 4, k = 6, min_beta = 0)
+  options(manifoldOOS.linear_dense_max = 400L)
+  o4d <- olpp(X, 4, k = 6, min_beta = 0)
+  expect_match(o4i$solver$eig_method, "deflated_shift_invert")
+  expect_match(o4d$solver$eig_method, "dense")
+  expect_equal(o4i$eigenvalues, o4d$eigenvalues, tolerance = 1e-9)
+  for (j in 1:4) expect_lt(angles(o4i$rotation[, j, drop = FALSE], o4d$rotation[, j, drop = FALSE]), 1e-6)
+  expect_equal(unname(crossprod(o4i$rotation)), diag(4), tolerance = 1e-8)
 })
 
 test_that("OLPP (Cai): orthonormal, first vector is LPP's, equals the non-symmetric recursion", {
