@@ -152,6 +152,24 @@ class dense_shift_op {
   mutable long count_ = 0;
 };
 
+// True when B - N is positive semidefinite by diagonal dominance: N >= 0
+// entrywise and b_i >= sum_j N_ij (then every eigenvalue of the W-form
+// C = L^{-1} Xc'N Xc L^{-T}, Xc'B Xc = LL', is <= 1).
+inline bool w_form_bounded(const sp_mat_e& N, const arma::vec& b) {
+  if (b.n_elem != static_cast<arma::uword>(N.rows())) return false;
+  arma::vec rs(b.n_elem, arma::fill::zeros);
+  for (Eigen::Index j = 0; j < N.outerSize(); ++j) {
+    for (sp_mat_e::InnerIterator it(N, j); it; ++it) {
+      if (it.value() < 0) return false;
+      rs(it.row()) += it.value();
+    }
+  }
+  for (arma::uword i = 0; i < b.n_elem; ++i) {
+    if (b(i) < rs(i) * (1 - 1e-12)) return false;
+  }
+  return true;
+}
+
 // y = (P F P)^+ x on range(P), P = I - QQ' (Q: r x j orthonormal, j >= 0),
 // F symmetric positive definite (given by its Cholesky factor): from the
 // bordered system [F Q; Q' 0][y; z] = [x; 0], y = F^{-1}x - Z S^{-1} Q'F^{-1}x
@@ -448,8 +466,37 @@ inline lp_result linear_projection(const arma::mat& Xc, const sp_mat_e& N, const
   out.path = R.path;
   out.ridge = R.ridge;
   arma::mat U;
+  // Top eigenpairs of a large reduced W-form (LPP, OLPP): when B - N is
+  // positive semidefinite (N >= 0 entrywise, b_i >= row sums of N: B - N is
+  // a diagonally dominant Laplacian-like matrix) every eigenvalue of C is
+  // <= 1, so F = s I - C, s = 1 + shift_eps, is positive definite and the top
+  // eigenpairs are computed in shift-invert form (see the OLPP comment
+  // below); the clustered top eigenvalues of image data otherwise cost
+  // plain Lanczos hundreds of restarts.
+  std::unique_ptr<Eigen::LLT<lp_detail::MatE>> F;
+  const double s_shift = 1.0 + o.eig.shift_eps;
+  if (o.which == eig_which::top && o.constraint == lp_constraint::weighted && r > o.dense_max &&
+      o.eig.method != eig_method::dense && o.m <= r - 2 && lp_detail::w_form_bounded(N, b)) {
+    lp_detail::MatE Fm = -lp_detail::cmap(R.C);
+    Fm.diagonal().array() += s_shift;
+    F = std::make_unique<Eigen::LLT<lp_detail::MatE>>(Fm);
+    if (F->info() != Eigen::Success) F.reset();
+  }
   if (!o.deflate_orthogonal) {
-    eigen_result e = reduced_eigs(R.C, o.which, o.m, o.dense_max, o.eig);
+    eigen_result e;
+    if (F) {
+      const lp_detail::MatE Q0(r, 0);
+      lp_detail::deflated_shift_op op(*F, Q0);
+      e = eigs_operator_top(
+          op, o.m, o.eig,
+          [&]() { return reduced_eigs(R.C, o.which, o.m, r, o.eig); },
+          "spectra_shift_invert_wform");
+      if (e.method_used == "spectra_shift_invert_wform") {
+        for (arma::uword j = 0; j < e.values.n_elem; ++j) e.values(j) = s_shift - 1.0 / e.values(j);
+      }
+    } else {
+      e = reduced_eigs(R.C, o.which, o.m, o.dense_max, o.eig);
+    }
     U = e.vectors;
     out.values = e.values;
     out.eig_method = e.method_used;
@@ -466,6 +513,7 @@ inline lp_result linear_projection(const arma::mat& Xc, const sp_mat_e& N, const
     // makes plain Lanczos on P C P restart hundreds of times. Large reduced
     // problems are therefore solved in shift-invert form: F = s I - C with
     // s = 1 + shift_eps is positive definite (one Cholesky factor for all k),
+    // (built above when B - N is PSD, as for OLPP's W and degrees),
     // and the operator (P F P)^+ on range(P) is applied through the bordered
     // system [F Q; Q' 0] (deflated_shift_op); its top eigenvalue theta gives
     // beta = s - 1/theta, and the clustered betas become well separated
@@ -474,14 +522,6 @@ inline lp_result linear_projection(const arma::mat& Xc, const sp_mat_e& N, const
     if (o.which != eig_which::top) throw input_error("the orthogonal deflation needs which = top");
     out.A.set_size(Xc.n_cols, o.m);
     out.values.set_size(o.m);
-    const double s_shift = 1.0 + o.eig.shift_eps;
-    std::unique_ptr<Eigen::LLT<lp_detail::MatE>> F;
-    if (r > o.dense_max && o.eig.method != eig_method::dense && o.m <= r - 2) {
-      lp_detail::MatE Fm = -lp_detail::cmap(R.C);
-      Fm.diagonal().array() += s_shift;
-      F = std::make_unique<Eigen::LLT<lp_detail::MatE>>(Fm);
-      if (F->info() != Eigen::Success) F.reset();
-    }
     for (long k = 0; k < o.m; ++k) {
       arma::mat Qg;
       if (k > 0) {
