@@ -100,7 +100,8 @@ unname_matrix <- function(X) {
 predict_native.manifold_kpca <- function(object, x, method, ...) {
   ks <- object$kernel
   core(.mo_kpca_project(object$x_train, unname_matrix(x), ks$type, kernel_sigma(ks), ks$gamma,
-                        ks$coef0, ks$degree, object$col_means, object$grand_mean, object$alpha))
+                        ks$coef0, ks$degree, object$col_means, object$grand_mean, object$alpha,
+                        default_threads()))
 }
 
 #' @export

@@ -35,13 +35,13 @@ Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double 
 arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel,
                           double sigma, double gamma, double coef0, double degree,
                           const arma::rowvec& col_means, double grand_mean,
-                          const arma::mat& alpha) {
+                          const arma::mat& alpha, int n_threads) {
   MO_TRY {
     const manifoldOOS::kernel_spec ks = mo_kernel_spec(kernel, sigma, gamma, coef0, degree);
     manifoldOOS::kernel_centering c;
     c.col_means = col_means;
     c.grand_mean = grand_mean;
-    return manifoldOOS::kpca_project(X, Xnew, ks, c, alpha);
+    return manifoldOOS::kpca_project(X, Xnew, ks, c, alpha, n_threads);
   }
   MO_CATCH
 }
@@ -63,8 +63,7 @@ arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::
                          double grand_mean, std::string rule, int n_threads) {
   MO_TRY {
     const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
-    (void)n_threads;
-    return manifoldOOS::mds_project(X, Xnew, M, manifoldOOS::parse_lmds_rule(rule));
+    return manifoldOOS::mds_project(X, Xnew, M, manifoldOOS::parse_lmds_rule(rule), n_threads);
   }
   MO_CATCH
 }
