@@ -113,8 +113,8 @@
     .Call(`_manifoldOOS_mo_kpca_fit`, X, ndim, kernel, sigma, gamma, coef0, degree, opts)
 }
 
-.mo_kpca_project <- function(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha) {
-    .Call(`_manifoldOOS_mo_kpca_project`, X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha)
+.mo_kpca_project <- function(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha, n_threads) {
+    .Call(`_manifoldOOS_mo_kpca_project`, X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha, n_threads)
 }
 
 .mo_mds_fit <- function(X, ndim, opts) {

@@ -14,14 +14,18 @@
 #             (-1 when not computed), remarks such as fallbacks.
 
 # Options of the iterative solvers. `dense_max_n` defaults to the option
-# `manifoldOOS.dense_max_n` (2000).
+# `manifoldOOS.dense_max_n` (2000); top eigenpairs of dense matrices (MDS,
+# Isomap, KPCA) use LAPACK only up to min(dense_max_n, dense_top_max_n),
+# option `manifoldOOS.dense_top_max_n` (500).
 #' @noRd
 eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense_max_n", 2000L),
+                     dense_top_max_n = getOption("manifoldOOS.dense_top_max_n", 500L),
                      fallback_max_n = 8000L, shift_eps = 1e-6, tol = 1e-10, maxit = 1000L,
                      ncv = 0L, ridge = NULL) {
   list(
     method = check_choice(method, c("auto", "dense", "iterative"), "method"),
     dense_max_n = check_number(dense_max_n, "dense_max_n", lower = 0, integer = TRUE),
+    dense_top_max_n = check_number(dense_top_max_n, "dense_top_max_n", lower = 0, integer = TRUE),
     fallback_max_n = check_number(fallback_max_n, "fallback_max_n", lower = 0, integer = TRUE),
     shift_eps = check_number(shift_eps, "shift_eps", lower = 0, upper = 1, lower_open = TRUE),
     tol = check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE),

@@ -16,7 +16,8 @@
 #' \eqn{Y = V_q\Lambda_q^{1/2}}. The dense path builds \eqn{B} and uses
 #' LAPACK; the iterative path (Lanczos) squares and centres \eqn{G} on the fly,
 #' so no second \eqn{n \times n} matrix is formed. `"auto"` uses the dense
-#' path up to `getOption("manifoldOOS.dense_max_n", 2000)` points. Above
+#' path up to `min(getOption("manifoldOOS.dense_max_n", 2000),
+#' getOption("manifoldOOS.dense_top_max_n", 500))` points. Above
 #' `getOption("manifoldOOS.isomap_max_n", 10000)` points, `landmarks = NULL`
 #' switches to landmark Isomap with \eqn{m = \max(10q, 100)} MaxMin
 #' landmarks and a message (raise the option to force full Isomap).
@@ -35,6 +36,17 @@
 #' coordinates are centred and rotated to their principal axes (the
 #' transformation is stored and applied to new points too). With all points
 #' as landmarks, landmark Isomap equals Isomap.
+#'
+#' **Accuracy**: Isomap is exact only when graph distances equal the
+#' manifold's geodesics. On a kNN graph they are lengths of polygonal paths
+#' through the sample points, which exceed the true geodesic by a relative
+#' amount fixed by the edge directions the `k` neighbours offer, not by the
+#' sampling density: a 41 x 21 grid on a rectangle bent onto a cylinder
+#' (`k = 20`) is recovered with a standardised Procrustes residual of
+#' \eqn{4.4 \times 10^{-5}}, and denser grids (up to 121 x 61) stay at
+#' \eqn{3\text{--}5 \times 10^{-5}} (`k = 20` to `40`). A flat sheet with the
+#' complete graph (`k = n - 1`) is recovered exactly (Isomap = classical MDS
+#' = PCA).
 #'
 #' **Disconnected graphs**: with `on_disconnected = "connect"` (default)
 #' components are joined by the shortest edges between them (see

@@ -28,7 +28,8 @@ check_eigen_solver <- function(eigen_solver) {
 #' LAPACK; `"iterative"` computes only the leading `ndim` eigenpairs by
 #' Lanczos iterations (Spectra) applying the centring implicitly, so
 #' \eqn{K_c} is never formed; `"auto"` uses the dense path up to
-#' `getOption("manifoldOOS.dense_max_n", 2000)` points. Leading eigenvalues
+#' `min(getOption("manifoldOOS.dense_max_n", 2000),
+#' getOption("manifoldOOS.dense_top_max_n", 500))` points. Leading eigenvalues
 #' at or below \eqn{10^{-12}\ell_1} mean that `ndim` exceeds the rank of the
 #' centred kernel: an error.
 #'
@@ -99,7 +100,8 @@ unname_matrix <- function(X) {
 predict_native.manifold_kpca <- function(object, x, method, ...) {
   ks <- object$kernel
   core(.mo_kpca_project(object$x_train, unname_matrix(x), ks$type, kernel_sigma(ks), ks$gamma,
-                        ks$coef0, ks$degree, object$col_means, object$grand_mean, object$alpha))
+                        ks$coef0, ks$degree, object$col_means, object$grand_mean, object$alpha,
+                        default_threads()))
 }
 
 #' @export
@@ -121,7 +123,8 @@ summary_extra.manifold_kpca <- function(object) {
 #' dense path decomposes \eqn{B} with LAPACK, the iterative path runs Lanczos
 #' iterations with the product \eqn{v \mapsto X_c(X_c^\top v)} and never forms
 #' an \eqn{n \times n} matrix; `"auto"` uses the dense path up to
-#' `getOption("manifoldOOS.dense_max_n", 2000)` points.
+#' `min(getOption("manifoldOOS.dense_max_n", 2000),
+#' getOption("manifoldOOS.dense_top_max_n", 500))` points.
 #'
 #' Out-of-sample rules: `"gower"` (default),
 #' \eqn{y_k(x) = -\frac{1}{2\sqrt{\ell_k}} \sum_i v_{ik} (\delta^2(x, x_i) - \mu_i)}

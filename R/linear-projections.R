@@ -299,6 +299,19 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
 
 # ---- NPE / NPP and ONPP -------------------------------------------------------------
 
+# Shared set-up of NPE and ONPP: validated arguments, the LLE cost matrix
+# M = (I - W)'(I - W) and the centred data (t0 = start of the timed part).
+lle_linear_setup <- function(X, ndim, k, reg, pca, regularize) {
+  cm <- lp_common(X, ndim, pca, regularize)
+  X <- cm$X
+  k <- check_k(k, nrow(X))
+  reg <- check_number(reg, "reg", lower = 0)
+  t0 <- proc.time()[["elapsed"]]
+  M <- lle_cost(X, k, reg)
+  mu <- colMeans(X)
+  list(cm = cm, X = X, k = k, reg = reg, t0 = t0, M = M, mu = mu, Xc = sweep(X, 2, mu))
+}
+
 # LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (spec B.6).
 lle_cost <- function(X, k, reg) {
   nb <- knn(X, k)
@@ -332,19 +345,13 @@ lle_cost <- function(X, k, reg) {
 #' y_new <- predict(fit, roll$x[301:400, ])
 npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0) {
   call <- match.call()
-  cm <- lp_common(X, ndim, pca, regularize)
-  X <- cm$X
-  k <- check_k(k, nrow(X))
-  reg <- check_number(reg, "reg", lower = 0)
-  t0 <- proc.time()[["elapsed"]]
-  M <- lle_cost(X, k, reg)
-  mu <- colMeans(X)
-  Xc <- sweep(X, 2, mu)
-  res <- lp_solve(Xc, M, rep(1, nrow(X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
+  s <- lle_linear_setup(X, ndim, k, reg, pca, regularize)
+  cm <- s$cm
+  res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
   lp_ridge_note(res, "npe")
-  new_linear_fit("manifold_npe", "NPE", X, mu, res$A, res$values,
-                 params = list(k = k, reg = reg, pca = cm$pca, regularize = cm$regularize),
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+  new_linear_fit("manifold_npe", "NPE", s$X, s$mu, res$A, res$values,
+                 params = list(k = s$k, reg = s$reg, pca = cm$pca, regularize = cm$regularize),
+                 res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
 }
 
 #' @rdname npe
@@ -371,16 +378,10 @@ npp <- npe
 #' round(crossprod(fit$rotation), 10)
 onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE) {
   call <- match.call()
-  cm <- lp_common(X, ndim, pca, 0)
-  X <- cm$X
-  k <- check_k(k, nrow(X))
-  reg <- check_number(reg, "reg", lower = 0)
-  t0 <- proc.time()[["elapsed"]]
-  M <- lle_cost(X, k, reg)
-  mu <- colMeans(X)
-  Xc <- sweep(X, 2, mu)
-  res <- lp_solve(Xc, M, rep(1, nrow(X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
-  new_linear_fit("manifold_onpp", "ONPP", X, mu, res$A, res$values,
-                 params = list(k = k, reg = reg, pca = cm$pca),
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+  s <- lle_linear_setup(X, ndim, k, reg, pca, 0)
+  cm <- s$cm
+  res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
+  new_linear_fit("manifold_onpp", "ONPP", s$X, s$mu, res$A, res$values,
+                 params = list(k = s$k, reg = s$reg, pca = cm$pca),
+                 res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
 }

@@ -11,6 +11,11 @@
 #'   used when the option is unset).
 #' * `manifoldOOS.dense_max_n`: largest `n` for which dense eigen-solvers
 #'   are used by default (2000).
+#' * `manifoldOOS.dense_top_max_n`: largest `n` for which the leading
+#'   eigenpairs of a dense \eqn{n \times n} matrix (classical MDS, Isomap,
+#'   kernel PCA) are computed by a full LAPACK decomposition by default
+#'   (500; the smaller of the two options applies); above it Lanczos
+#'   iterations, which are much faster for a few eigenpairs.
 #'
 #' @keywords internal
 #' @useDynLib manifoldOOS, .registration = TRUE

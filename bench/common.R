@@ -47,3 +47,20 @@ bench_once <- function(expr) {
   })
   if (ok) proc.time()[["elapsed"]] - t0 else NA_real_
 }
+
+# One line with the machine load (the benchmarks share a loaded machine:
+# timings above ~2 load per core are inflated).
+bench_load <- function() {
+  up <- tryCatch(system("uptime", intern = TRUE), error = function(e) "uptime not available")
+  cat(sprintf("  machine: %d cores; %s\n", parallel::detectCores(), trimws(up)))
+}
+
+# The fact behind missing Rdimtools rows (issues #4/#5 ask for Rdimtools
+# ratios): printed by every script that would time it.
+rdimtools_note <- function() {
+  if (have("Rdimtools")) return(invisible(TRUE))
+  cat(sprintf(paste0("  Rdimtools is not installed: it cannot be installed on this R %s (it needs CVXR and ",
+                     "dbscan, which CRAN does not offer for this R version); no Rdimtools ratios in this run\n"),
+              getRversion()))
+  invisible(FALSE)
+}

@@ -32,6 +32,7 @@ if (is.null(coil)) {
     sr = list(ours = quote(spectral_regression(X, ndim, k = k, on_disconnected = "connect")),
               peer = NULL)
   )
+  rdimtools_note()
   rows <- list()
   for (nm in names(cases)) {
     cs <- cases[[nm]]
@@ -47,5 +48,6 @@ if (is.null(coil)) {
       rows[[length(rows) + 1]] <- data.frame(case = nm, impl = paste0("Rdimtools::do.", nm), seconds = tp)
     }
   }
+  bench_load()
   bench_report(do.call(rbind, rows))
 }

@@ -15,5 +15,6 @@ for (name in args) {
   path <- file.path(bench_dir, paste0(name, ".R"))
   if (!file.exists(path)) stop(sprintf("no benchmark script '%s'", path))
   cat(sprintf("== %s ==  (%s, %d threads)\n", name, format(Sys.time()), max_threads()))
+  bench_load()
   source(path, local = new.env())
 }

@@ -72,7 +72,7 @@ local({
         once(suppressMessages(Rdimtools::do.kpca(X, ndim = 2, kernel = c("gaussian", 2 * sigma^2)))))
     add(fc("MDS"), "Rdimtools::do.mds", once(suppressMessages(Rdimtools::do.mds(X, ndim = 2))))
   } else {
-    cat("  Rdimtools not installed: skipped\n")
+    rdimtools_note()
   }
 
   # ---- predict 10,000 new points ----
@@ -94,5 +94,6 @@ local({
     # dimRed's MDS predict() re-runs classical MDS on the new points alone (a
     # full eigen() of their m x m matrix): not an out-of-sample map, not timed
   }
+  bench_load()
   bench_report(do.call(rbind, rows))
 })

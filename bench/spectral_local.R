@@ -40,7 +40,7 @@ local({
     add("LTSA fit n=5000", "Rdimtools::do.ltsa",
         once(suppressMessages(Rdimtools::do.ltsa(X, ndim = 2, type = c("knn", k)))))
   } else {
-    message("  Rdimtools not installed: skipped")
+    rdimtools_note()
   }
   dm <- peer_methods("dimRed")
   for (pm in intersect(c("LLE", "LaplacianEigenmaps"), dm)) {

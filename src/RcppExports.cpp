@@ -410,8 +410,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_kpca_project
-arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel, double sigma, double gamma, double coef0, double degree, const arma::rowvec& col_means, double grand_mean, const arma::mat& alpha);
-RcppExport SEXP _manifoldOOS_mo_kpca_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP col_meansSEXP, SEXP grand_meanSEXP, SEXP alphaSEXP) {
+arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel, double sigma, double gamma, double coef0, double degree, const arma::rowvec& col_means, double grand_mean, const arma::mat& alpha, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_kpca_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP col_meansSEXP, SEXP grand_meanSEXP, SEXP alphaSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -425,7 +425,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const arma::rowvec& >::type col_means(col_meansSEXP);
     Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type alpha(alphaSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_kpca_project(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha));
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kpca_project(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1242,7 +1243,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
     {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},
-    {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 10},
+    {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 11},
     {"_manifoldOOS_mo_mds_fit", (DL_FUNC) &_manifoldOOS_mo_mds_fit, 3},
     {"_manifoldOOS_mo_mds_project", (DL_FUNC) &_manifoldOOS_mo_mds_project, 9},
     {"_manifoldOOS_mo_cmds_distances", (DL_FUNC) &_manifoldOOS_mo_cmds_distances, 5},

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "glue_helpers.h"
+
 namespace {
 
 using sparse_map = Eigen::Map<Eigen::SparseMatrix<double>>;
@@ -216,12 +218,7 @@ Rcpp::List mo_laplacian(SEXP W, std::string type) {
 Rcpp::NumericMatrix mo_dijkstra(SEXP G, const Rcpp::IntegerVector& sources, int n_threads) {
   MO_TRY {
     const sparse_map A = Rcpp::as<sparse_map>(G);
-    if (A.rows() != A.cols()) throw manifoldOOS::input_error("the graph matrix must be square.");
-    manifoldOOS::adjacency_view v;
-    v.n = static_cast<int>(A.cols());
-    v.adj_ptr = A.outerIndexPtr();
-    v.adj_idx = A.innerIndexPtr();
-    v.adj_len = A.valuePtr();
+    const manifoldOOS::adjacency_view v = mo_adjacency(A);
     const std::vector<int> src = to_zero_based(sources);
     const int m = static_cast<int>(src.size());
     Rcpp::NumericMatrix out(m, v.n);

@@ -30,6 +30,50 @@ inline Rcpp::NumericVector mo_vec(const arma::vec& v) {
   return Rcpp::NumericVector(v.begin(), v.end());
 }
 
+#ifdef MANIFOLDOOS_PATHS_H
+// Out-adjacency of a square dgCMatrix whose column u lists the out-edges of
+// u (a symmetric W, or t(W) for a directed graph). The matrix must outlive
+// the view.
+inline manifoldOOS::adjacency_view mo_adjacency(
+    const Eigen::Map<Eigen::SparseMatrix<double>>& A) {
+  if (A.rows() != A.cols()) throw manifoldOOS::input_error("the graph matrix must be square.");
+  manifoldOOS::adjacency_view v;
+  v.n = static_cast<int>(A.cols());
+  v.adj_ptr = A.outerIndexPtr();
+  v.adj_idx = A.innerIndexPtr();
+  v.adj_len = A.valuePtr();
+  return v;
+}
+#endif
+
+#ifdef MANIFOLDOOS_LMDS_H
+// Landmark-MDS map from the fields stored in an R fit (checked).
+inline manifoldOOS::lmds_map mo_lmds_map(const arma::mat& lsharp_t, const arma::mat& coords,
+                                         const arma::vec& values, const arma::vec& mu,
+                                         double grand_mean) {
+  manifoldOOS::lmds_map M;
+  M.lsharp_t = lsharp_t;
+  M.coords = coords;
+  M.values = values;
+  M.mu = mu;
+  M.grand_mean = grand_mean;
+  M.check();
+  return M;
+}
+#endif
+
+#ifdef MANIFOLDOOS_MDS_H
+// The fields of a classical-MDS model returned to R.
+inline Rcpp::List mo_cmds_list(const manifoldOOS::cmds_model& m) {
+  return Rcpp::List::create(
+      Rcpp::Named("embedding") = m.embedding, Rcpp::Named("lsharp_t") = m.lsharp_t,
+      Rcpp::Named("coords") = m.embedding, Rcpp::Named("values") = mo_vec(m.values),
+      Rcpp::Named("mu") = mo_vec(m.mu), Rcpp::Named("grand_mean") = m.grand_mean,
+      Rcpp::Named("negative_mass") = m.negative_mass, Rcpp::Named("solver") = m.method,
+      Rcpp::Named("n_ops") = static_cast<double>(m.n_ops), Rcpp::Named("note") = m.note);
+}
+#endif
+
 #ifdef MANIFOLDOOS_EIGEN_SPARSE_H
 // Eigen-solver options from the list built by eig_opts() (R/eigen.R);
 // missing entries keep the defaults. Include eigen_sparse.h first.
@@ -38,6 +82,8 @@ inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
   if (L.containsElementNamed("method"))
     o.method = manifoldOOS::parse_eig_method(Rcpp::as<std::string>(L["method"]));
   if (L.containsElementNamed("dense_max_n")) o.dense_max_n = Rcpp::as<double>(L["dense_max_n"]);
+  if (L.containsElementNamed("dense_top_max_n"))
+    o.dense_top_max_n = Rcpp::as<double>(L["dense_top_max_n"]);
   if (L.containsElementNamed("fallback_max_n"))
     o.fallback_max_n = Rcpp::as<double>(L["fallback_max_n"]);
   if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);

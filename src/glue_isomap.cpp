@@ -14,14 +14,6 @@ namespace {
 
 using sparse_map = Eigen::Map<Eigen::SparseMatrix<double>>;
 
-Rcpp::List model_list(const manifoldOOS::cmds_model& m) {
-  return Rcpp::List::create(
-      Rcpp::Named("lsharp_t") = m.lsharp_t, Rcpp::Named("coords") = m.embedding,
-      Rcpp::Named("values") = mo_vec(m.values), Rcpp::Named("mu") = mo_vec(m.mu),
-      Rcpp::Named("grand_mean") = m.grand_mean, Rcpp::Named("negative_mass") = m.negative_mass,
-      Rcpp::Named("solver") = m.method, Rcpp::Named("n_ops") = static_cast<double>(m.n_ops),
-      Rcpp::Named("note") = m.note);
-}
 
 }  // namespace
 
@@ -35,12 +27,7 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
                          bool normalise, Rcpp::List opts, int n_threads) {
   MO_TRY {
     const sparse_map A = Rcpp::as<sparse_map>(W);
-    if (A.rows() != A.cols()) throw manifoldOOS::input_error("the graph matrix must be square.");
-    manifoldOOS::adjacency_view v;
-    v.n = static_cast<int>(A.cols());
-    v.adj_ptr = A.outerIndexPtr();
-    v.adj_idx = A.innerIndexPtr();
-    v.adj_len = A.valuePtr();
+    const manifoldOOS::adjacency_view v = mo_adjacency(A);
     const int n = v.n;
     const manifoldOOS::eig_options o = mo_eig_options(opts);
 
@@ -49,7 +36,7 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
       manifoldOOS::geodesics_all(v, G.begin(), n_threads);
       const arma::mat Gm(G.begin(), n, n, false, true);
       const manifoldOOS::cmds_model m = manifoldOOS::cmds_distances(Gm, true, ndim, o, n_threads);
-      Rcpp::List out = model_list(m);
+      Rcpp::List out = mo_cmds_list(m);
       out["embedding"] = m.embedding;
       out["D"] = G;
       return out;
@@ -90,7 +77,7 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
     arma::rowvec center;
     arma::mat R;
     if (normalise) Y = manifoldOOS::landmark_normalisation(Y, center, R);
-    Rcpp::List out = model_list(mm);
+    Rcpp::List out = mo_cmds_list(mm);
     out["embedding"] = Y;
     out["D"] = D;
     Rcpp::IntegerVector lm1(m);
@@ -112,13 +99,7 @@ arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, co
                             const arma::rowvec& center, const arma::mat& rotation,
                             int n_threads) {
   MO_TRY {
-    manifoldOOS::lmds_map M;
-    M.lsharp_t = lsharp_t;
-    M.coords = coords;
-    M.values = values;
-    M.mu = mu;
-    M.grand_mean = grand_mean;
-    M.check();
+    const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
     return manifoldOOS::isomap_project(X, Xnew, k, D, M, manifoldOOS::parse_lmds_rule(rule),
                                        Y_train, snap, center, rotation, n_threads);
   }

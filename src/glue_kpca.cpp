@@ -7,23 +7,6 @@
 
 #include "glue_helpers.h"
 
-namespace {
-
-
-manifoldOOS::lmds_map make_map(const arma::mat& lsharp_t, const arma::mat& coords,
-                               const arma::vec& values, const arma::vec& mu, double grand_mean) {
-  manifoldOOS::lmds_map M;
-  M.lsharp_t = lsharp_t;
-  M.coords = coords;
-  M.values = values;
-  M.mu = mu;
-  M.grand_mean = grand_mean;
-  M.check();
-  return M;
-}
-
-}  // namespace
-
 // Kernel PCA of the rows of X with a built-in kernel.
 // [[Rcpp::export(.mo_kpca_fit)]]
 Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double sigma,
@@ -52,13 +35,13 @@ Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double 
 arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel,
                           double sigma, double gamma, double coef0, double degree,
                           const arma::rowvec& col_means, double grand_mean,
-                          const arma::mat& alpha) {
+                          const arma::mat& alpha, int n_threads) {
   MO_TRY {
     const manifoldOOS::kernel_spec ks = mo_kernel_spec(kernel, sigma, gamma, coef0, degree);
     manifoldOOS::kernel_centering c;
     c.col_means = col_means;
     c.grand_mean = grand_mean;
-    return manifoldOOS::kpca_project(X, Xnew, ks, c, alpha);
+    return manifoldOOS::kpca_project(X, Xnew, ks, c, alpha, n_threads);
   }
   MO_CATCH
 }
@@ -68,12 +51,7 @@ arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string
 Rcpp::List mo_mds_fit(const arma::mat& X, int ndim, Rcpp::List opts) {
   MO_TRY {
     const manifoldOOS::cmds_model m = manifoldOOS::cmds_data(X, ndim, mo_eig_options(opts));
-    return Rcpp::List::create(
-        Rcpp::Named("embedding") = m.embedding, Rcpp::Named("lsharp_t") = m.lsharp_t,
-        Rcpp::Named("values") = mo_vec(m.values), Rcpp::Named("mu") = mo_vec(m.mu),
-        Rcpp::Named("grand_mean") = m.grand_mean,
-        Rcpp::Named("negative_mass") = m.negative_mass, Rcpp::Named("solver") = m.method,
-        Rcpp::Named("n_ops") = static_cast<double>(m.n_ops), Rcpp::Named("note") = m.note);
+    return mo_cmds_list(m);
   }
   MO_CATCH
 }
@@ -84,9 +62,8 @@ arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::
                          const arma::mat& coords, const arma::vec& values, const arma::vec& mu,
                          double grand_mean, std::string rule, int n_threads) {
   MO_TRY {
-    const manifoldOOS::lmds_map M = make_map(lsharp_t, coords, values, mu, grand_mean);
-    (void)n_threads;
-    return manifoldOOS::mds_project(X, Xnew, M, manifoldOOS::parse_lmds_rule(rule));
+    const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
+    return manifoldOOS::mds_project(X, Xnew, M, manifoldOOS::parse_lmds_rule(rule), n_threads);
   }
   MO_CATCH
 }
@@ -99,12 +76,7 @@ Rcpp::List mo_cmds_distances(const arma::mat& D, bool squared, int ndim, Rcpp::L
   MO_TRY {
     const manifoldOOS::cmds_model m =
         manifoldOOS::cmds_distances(D, !squared, ndim, mo_eig_options(opts), n_threads);
-    return Rcpp::List::create(
-        Rcpp::Named("embedding") = m.embedding, Rcpp::Named("lsharp_t") = m.lsharp_t,
-        Rcpp::Named("values") = mo_vec(m.values), Rcpp::Named("mu") = mo_vec(m.mu),
-        Rcpp::Named("grand_mean") = m.grand_mean,
-        Rcpp::Named("negative_mass") = m.negative_mass, Rcpp::Named("solver") = m.method,
-        Rcpp::Named("n_ops") = static_cast<double>(m.n_ops), Rcpp::Named("note") = m.note);
+    return mo_cmds_list(m);
   }
   MO_CATCH
 }

@@ -11,6 +11,7 @@
 // depend on the rounding of the expansion (nor on the kernel that computed
 // it, nor on the number of threads).
 #include <manifoldOOS/knn_impl.h>
+#include <manifoldOOS/parallel.h>
 
 #include <algorithm>
 #include <atomic>
@@ -128,53 +129,19 @@ int thread_count(int n_threads, size_t work_items) {
   return nt;
 }
 
-// Runs body(item, scratch) for item in [0, count) over OpenMP threads, with
-// one Scratch object per thread, interrupt polling and exception capture.
+// Runs body(item, scratch) for item in [0, count) over threads, with one
+// Scratch object per thread (parallel.h's driver: interrupt polling and
+// exception capture).
 template <class Scratch, class MakeScratch, class Body>
 void parallel_items(size_t count, int nt, MakeScratch make, Body body) {
-  interrupt_flag flag(1);
-  std::atomic<bool> failed{false};
-  std::exception_ptr err = nullptr;
-  const long cnt = static_cast<long>(count);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-  {
-    Scratch scratch;
-    bool ok = true;
-    try {
-      make(scratch);
-    } catch (...) {
-      ok = false;
-#ifdef _OPENMP
-#pragma omp critical(mo_knn_err)
-#endif
-      {
-        if (!err) err = std::current_exception();
-      }
-      failed.store(true);
-    }
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (long it = 0; it < cnt; ++it) {
-      if (!ok || failed.load(std::memory_order_relaxed) || flag.poll(it)) continue;
-      try {
-        body(static_cast<size_t>(it), scratch);
-      } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_knn_err)
-#endif
-        {
-          if (!err) err = std::current_exception();
-        }
-        failed.store(true);
-      }
-    }
-  }
-  (void)nt;
-  if (err) std::rethrow_exception(err);
-  flag.rethrow_if_stopped();
+  parallel_row_blocks(
+      count, std::max<size_t>(count, 1), nt, [](size_t, size_t) {},
+      [&]() {
+        Scratch s;
+        make(s);
+        return s;
+      },
+      [&](Scratch& s, size_t item) { body(item, s); }, [](Scratch&) {}, 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -319,8 +286,12 @@ class kd_tree {
 
 constexpr size_t kQueryChunk = 64;
 
-void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
-                int n_threads, int* idx_out, double* dist_out) {
+// The kd-tree over X and the chunked, threaded walk over the m queries (Q,
+// or the training points themselves when Q is null: then in tree order, for
+// locality). visit(q, self_index or -1, output row, scratch) per query.
+template <class Scratch, class MakeScratch, class Visit>
+void kdtree_queries(const double* X, size_t n, size_t p, const double* Q, size_t m,
+                    int n_threads, MakeScratch make, Visit visit) {
   const bool self = Q == nullptr;
   kd_tree tree = [&] {
     std::vector<double> xt = transpose_points(X, n, p);
@@ -330,69 +301,44 @@ void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, 
   if (!self) qt = transpose_points(Q, m, p);
   const size_t nchunks = (m + kQueryChunk - 1) / kQueryChunk;
   const int nt = thread_count(n_threads, nchunks);
-  parallel_items<std::vector<nb>>(
-      nchunks, nt, [k](std::vector<nb>& buf) { buf.resize(static_cast<size_t>(k)); },
-      [&](size_t c, std::vector<nb>& buf) {
-        const size_t t1 = std::min(m, (c + 1) * kQueryChunk);
-        for (size_t t = c * kQueryChunk; t < t1; ++t) {
-          const double* q;
-          int self_i;
-          size_t row;
-          if (self) {  // walk the queries in tree order for locality
-            q = tree.point(t);
-            self_i = tree.original_index(t);
-            row = static_cast<size_t>(self_i);
-          } else {
-            q = &qt[t * p];
-            self_i = -1;
-            row = t;
-          }
-          nb_heap h;
-          h.a = buf.data();
-          h.k = k;
-          tree.knn(q, self_i, h);
-          std::sort_heap(buf.data(), buf.data() + h.size, nb_less);
-          for (int r = 0; r < k; ++r) {
-            idx_out[row + static_cast<size_t>(r) * m] = buf[r].i;
-            dist_out[row + static_cast<size_t>(r) * m] = buf[r].d;
-          }
+  parallel_items<Scratch>(nchunks, nt, make, [&](size_t c, Scratch& scratch) {
+    const size_t t1 = std::min(m, (c + 1) * kQueryChunk);
+    for (size_t t = c * kQueryChunk; t < t1; ++t) {
+      if (self) {
+        const int i = tree.original_index(t);
+        visit(tree, tree.point(t), i, static_cast<size_t>(i), scratch);
+      } else {
+        visit(tree, &qt[t * p], -1, t, scratch);
+      }
+    }
+  });
+}
+
+void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
+                int n_threads, int* idx_out, double* dist_out) {
+  kdtree_queries<std::vector<nb>>(
+      X, n, p, Q, m, n_threads, [k](std::vector<nb>& buf) { buf.resize(static_cast<size_t>(k)); },
+      [&](const kd_tree& tree, const double* q, int self_i, size_t row, std::vector<nb>& buf) {
+        nb_heap h;
+        h.a = buf.data();
+        h.k = k;
+        tree.knn(q, self_i, h);
+        std::sort_heap(buf.data(), buf.data() + h.size, nb_less);
+        for (int r = 0; r < k; ++r) {
+          idx_out[row + static_cast<size_t>(r) * m] = buf[r].i;
+          dist_out[row + static_cast<size_t>(r) * m] = buf[r].d;
         }
       });
 }
 
 void kdtree_radius(const double* X, size_t n, size_t p, const double* Q, size_t m, double thr2,
                    int n_threads, std::vector<std::vector<nb>>& rows) {
-  const bool self = Q == nullptr;
-  kd_tree tree = [&] {
-    std::vector<double> xt = transpose_points(X, n, p);
-    return kd_tree(xt.data(), n, p, kLeafSize);
-  }();
-  std::vector<double> qt;
-  if (!self) qt = transpose_points(Q, m, p);
-  const size_t nchunks = (m + kQueryChunk - 1) / kQueryChunk;
-  const int nt = thread_count(n_threads, nchunks);
-  parallel_items<int>(
-      nchunks, nt, [](int&) {},
-      [&](size_t c, int&) {
-        const size_t t1 = std::min(m, (c + 1) * kQueryChunk);
-        for (size_t t = c * kQueryChunk; t < t1; ++t) {
-          const double* q;
-          int self_i;
-          size_t row;
-          if (self) {
-            q = tree.point(t);
-            self_i = tree.original_index(t);
-            row = static_cast<size_t>(self_i);
-          } else {
-            q = &qt[t * p];
-            self_i = -1;
-            row = t;
-          }
-          std::vector<nb>& out = rows[row];
-          tree.radius(q, self_i, thr2, out);
-          std::sort(out.begin(), out.end(), nb_less);
-        }
-      });
+  kdtree_queries<int>(X, n, p, Q, m, n_threads, [](int&) {},
+                      [&](const kd_tree& tree, const double* q, int self_i, size_t row, int&) {
+                        std::vector<nb>& out = rows[row];
+                        tree.radius(q, self_i, thr2, out);
+                        std::sort(out.begin(), out.end(), nb_less);
+                      });
 }
 
 // ---------------------------------------------------------------------------

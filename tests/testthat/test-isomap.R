@@ -26,9 +26,19 @@ test_that("a flat rectangle in 3-D with the complete graph is recovered exactly 
 test_that("a rectangle bent onto a cylinder is recovered up to the graph's path error", {
   r <- bent_rectangle()
   fit <- isomap(r$x, 2, k = 20)
-  # kNN-graph geodesics are polygonal paths: the residual is small but not 0
-  # (4.4e-5 here; it shrinks with a denser grid and larger k), while the
-  # linear embedding of the bent sheet is far off
+  # Issue #4 asks for a relative Procrustes residual < 1e-6; that is
+  # unreachable with kNN-graph geodesics. The geodesic on a kNN graph is a
+  # polygonal path through the sample points, longer than the surface geodesic
+  # whenever the straight line is not along an available edge direction (on a
+  # grid: a staircase), by a relative amount set by the edge directions the k
+  # neighbours offer, not by the sampling density. Measured ("matlab_d", the
+  # standardised squared residual):
+  #   41 x 21 grid (n = 861),   k = 20: 4.4e-5;  k = 40: 3.0e-5
+  #   81 x 41 grid (n = 3321),  k = 20: 4.8e-5;  k = 40: 4.2e-5
+  #   121 x 61 grid (n = 7381), k = 40: 4.5e-5
+  # so the test asserts 1e-4 (the isomap() docs say so too). With the
+  # complete graph on the flat rectangle (test above) the recovery is exact
+  # (< 1e-12). The linear embedding of the bent sheet is far off.
   expect_lt(procrustes_dist(embedding(fit), r$truth, "matlab_d"), 1e-4)
   expect_gt(procrustes_dist(embedding(pca(r$x, 2)), r$truth, "matlab_d"), 1e-3)
   # the geodesic matrix is symmetric with a zero diagonal

@@ -128,13 +128,23 @@ test_that("the iterative reduced solvers agree with the dense ones", {
   b <- lpp(X, 3, k = 6)
   c1 <- npe(X, 3, k = 12)
   o1 <- olpp(X, 2, k = 6)
-  expect_match(b$solver$eig_method, "spectra")
+  expect_match(b$solver$eig_method, "spectra_shift_invert_wform")  # LPP's W-form, top, shift-invert
   expect_match(c1$solver$eig_method, "spectra")
   expect_equal(a$eigenvalues, b$eigenvalues, tolerance = 1e-8)
   expect_equal(c0$eigenvalues, c1$eigenvalues, tolerance = 1e-8)
   expect_lt(max(angles(a$rotation, b$rotation)), 1e-6)
   expect_lt(max(angles(c0$rotation, c1$rotation)), 1e-6)
   expect_lt(max(angles(o0$rotation, o1$rotation)), 1e-6)
+  # OLPP's deflated directions in shift-invert form (bordered system) agree
+  # with the dense deflation direction by direction, and stay orthonormal
+  o4i <- olpp(X, 4, k = 6, min_beta = 0)
+  options(manifoldOOS.linear_dense_max = 400L)
+  o4d <- olpp(X, 4, k = 6, min_beta = 0)
+  expect_match(o4i$solver$eig_method, "deflated_shift_invert")
+  expect_match(o4d$solver$eig_method, "dense")
+  expect_equal(o4i$eigenvalues, o4d$eigenvalues, tolerance = 1e-9)
+  for (j in 1:4) expect_lt(angles(o4i$rotation[, j, drop = FALSE], o4d$rotation[, j, drop = FALSE]), 1e-6)
+  expect_equal(unname(crossprod(o4i$rotation)), diag(4), tolerance = 1e-8)
 })
 
 test_that("OLPP (Cai): orthonormal, first vector is LPP's, equals the non-symmetric recursion", {

@@ -1,28 +1,17 @@
 # LTSA (spec B.9) and its reconstruction-weight out-of-sample map (spec C.3).
 
-plane3 <- function(n = 600, seed = 11) {
-  set.seed(seed)
-  Z <- cbind(runif(n), runif(n))
-  R <- qr.Q(qr(matrix(rnorm(9), 3)))
-  list(X = Z %*% t(R[, 1:2]) + matrix(c(1, -2, 0.5), n, 3, byrow = TRUE), Z = Z)
-}
-
-affine_res <- function(Y, Z) {
-  A <- cbind(1, Z)
-  r <- Y - A %*% qr.solve(A, Y)
-  sqrt(sum(r^2) / sum(scale(Y, scale = FALSE)^2))
-}
+# flat_plane() and affine_residual(): helper-flat.R
 
 test_that("LTSA recovers a rotated plane up to an affine map (residual < 1e-8)", {
-  P <- plane3()
+  P <- flat_plane()
   fit <- ltsa(P$X, ndim = 2, k = 10)
   Y <- embedding(fit)
-  expect_lt(affine_res(Y, P$Z), 1e-8)
+  expect_lt(affine_residual(Y, P$Z), 1e-8)
   expect_equal(crossprod(Y), diag(2), tolerance = 1e-8, ignore_attr = TRUE)
   expect_lt(max(abs(colSums(Y))), 1e-8)
   # same through the sparse path (degenerate null space: the constant is projected out)
   fs <- ltsa(P$X, ndim = 2, k = 10, eigen_solver = "sparse")
-  expect_lt(affine_res(embedding(fs), P$Z), 1e-8)
+  expect_lt(affine_residual(embedding(fs), P$Z), 1e-8)
 })
 
 test_that("each local block I - G G' annihilates 1 and the tangent coordinates", {

@@ -297,6 +297,37 @@ inline eigen_result drop_trivial(const eigen_result& res, const arma::vec& null_
   return out;
 }
 
+
+// Checks that the q leading eigenvalues (descending `values`) are positive
+// and above 1e-12 |l_1| -- the rank test of every spectral embedding scaled
+// by sqrt(l) -- and throws input_error otherwise: "`ndim` = q is too large:
+// only r of the leading eigenvalues of <what> are positive ...<extra>.
+// <advice>".
+inline void require_positive_leading(const arma::vec& values, arma::uword q,
+                                     const std::string& what, const std::string& extra,
+                                     const std::string& advice) {
+  const double l1 = values(0);
+  arma::uword npos = 0;
+  for (arma::uword k = 0; k < q; ++k) {
+    if (values(k) > 0 && values(k) > 1e-12 * std::abs(l1)) ++npos;
+  }
+  if (npos == q) return;
+  std::ostringstream os;
+  os << "`ndim` = " << q << " is too large: only " << npos << " of the leading eigenvalues of "
+     << what << " are positive and above 1e-12 times the largest (values";
+  for (arma::uword k = 0; k < q; ++k) os << " " << values(k);
+  os << ")" << extra << ". " << advice;
+  throw input_error(os.str());
+}
+
+// V diag(l)^{1/2} and V diag(l)^{-1/2} for positive eigenvalues l.
+inline void scale_by_sqrt(const arma::mat& V, const arma::vec& l, arma::mat& times,
+                          arma::mat& over) {
+  const arma::vec sq = arma::sqrt(l);
+  times = V.each_row() % sq.t();
+  over = V.each_row() / sq.t();
+}
+
 }  // namespace manifoldOOS
 
 #endif  // MANIFOLDOOS_EIGEN_DENSE_H

@@ -13,6 +13,7 @@
 #include "eigen_sparse.h"
 #include "kernels.h"
 #include "lmds.h"
+#include "parallel.h"
 
 namespace manifoldOOS {
 
@@ -36,24 +37,10 @@ inline kpca_model kpca_fit(const arma::mat& K, arma::uword q, const eig_options&
   kpca_model M;
   M.centering = kernel_center_stats(K);
   const eigen_result r = eigs_sym(sym_problem::dense(K, true), eig_which::top, q, o);
-  const double l1 = r.values(0);
-  arma::uword npos = 0;
-  for (arma::uword k = 0; k < q; ++k) {
-    if (r.values(k) > 0 && r.values(k) > 1e-12 * std::abs(l1)) ++npos;
-  }
-  if (npos < q) {
-    std::ostringstream os;
-    os << "`ndim` = " << q << " is too large: only " << npos
-       << " of the leading eigenvalues of the centred kernel matrix exceed 1e-12 times the largest"
-          " (values";
-    for (arma::uword k = 0; k < q; ++k) os << " " << r.values(k);
-    os << "). Reduce `ndim` or change the kernel.";
-    throw input_error(os.str());
-  }
+  require_positive_leading(r.values, q, "the centred kernel matrix", "",
+                           "Reduce `ndim` or change the kernel.");
   M.values = r.values;
-  const arma::vec sq = arma::sqrt(M.values);
-  M.embedding = r.vectors.each_row() % sq.t();
-  M.alpha = r.vectors.each_row() / sq.t();
+  scale_by_sqrt(r.vectors, M.values, M.embedding, M.alpha);
   M.method = r.method_used;
   M.n_ops = r.n_ops;
   M.note = r.note;
@@ -62,37 +49,49 @@ inline kpca_model kpca_fit(const arma::mat& K, arma::uword q, const eig_options&
 
 // y(x) = alpha' k_c(x) for the rows of Xnew, with k_c centred by the stored
 // training statistics. Processed in blocks of rows (memory O(block * n)).
+// f(a0, a1) for the row blocks [a0, a1] of n rows, blocks in parallel
+// (parallel_row_blocks: interrupt polling, exception capture). Each block
+// is computed the same way whatever the thread count.
+template <class F>
+void for_row_blocks(arma::uword n, arma::uword block, int n_threads, F f) {
+  const std::size_t nb = (n + block - 1) / block;
+  parallel_row_blocks(
+      nb, std::max<std::size_t>(nb, 1), n_threads, [](std::size_t, std::size_t) {},
+      []() { return 0; },
+      [&](int&, std::size_t b) {
+        const arma::uword a0 = static_cast<arma::uword>(b) * block;
+        f(a0, std::min<arma::uword>(n, a0 + block) - 1);
+      },
+      [](int&) {}, 1);
+}
+
 inline arma::mat kpca_project(const arma::mat& X, const arma::mat& Xnew, const kernel_spec& ks,
                               const kernel_centering& c, const arma::mat& alpha,
-                              arma::uword block = 256) {
+                              int n_threads = 1, arma::uword block = 256) {
   if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
   if (alpha.n_rows != X.n_rows || c.col_means.n_elem != X.n_rows) {
     throw input_error("inconsistent kernel PCA model");
   }
   arma::mat Y(Xnew.n_rows, alpha.n_cols);
-  for (arma::uword a0 = 0; a0 < Xnew.n_rows; a0 += block) {
-    check_interrupt();
-    const arma::uword a1 = std::min<arma::uword>(Xnew.n_rows, a0 + block) - 1;
+  for_row_blocks(Xnew.n_rows, block, n_threads, [&](arma::uword a0, arma::uword a1) {
     arma::mat Kn = kernel_cross(Xnew.rows(a0, a1), X, ks);
     kernel_center_new(Kn, c);
     Y.rows(a0, a1) = Kn * alpha;
-  }
+  });
   return Y;
 }
 
 // Gower's map for classical MDS on Euclidean data: squared Euclidean
 // distances of each new row to the training rows, then lmds_place().
 inline arma::mat mds_project(const arma::mat& X, const arma::mat& Xnew, const lmds_map& M,
-                             lmds_rule rule, arma::uword block = 256) {
+                             lmds_rule rule, int n_threads = 1, arma::uword block = 256) {
   if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
   if (M.m() != X.n_rows) throw input_error("inconsistent MDS model");
   arma::mat Y(Xnew.n_rows, M.q());
-  for (arma::uword a0 = 0; a0 < Xnew.n_rows; a0 += block) {
-    check_interrupt();
-    const arma::uword a1 = std::min<arma::uword>(Xnew.n_rows, a0 + block) - 1;
+  for_row_blocks(Xnew.n_rows, block, n_threads, [&](arma::uword a0, arma::uword a1) {
     const arma::mat S = sq_dist_cross(Xnew.rows(a0, a1), X);
     Y.rows(a0, a1) = lmds_place_rows(M, rule, S);
-  }
+  });
   return Y;
 }
 
