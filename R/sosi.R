@@ -221,8 +221,8 @@ summary_extra.manifold_supervised <- function(object) {
 #' @param K_dir Direction neighbours per class (`dir_neighbors =
 #'   "per_class"`) or in total (`"global"`).
 #' @param dir_neighbors `"per_class"` or `"global"`.
-#' @param n_iter Number of rounds of the default schedule (at most one more
-#'   than the number of unlabeled points).
+#' @param n_iter Number of rounds of the default schedule (reduced to one
+#'   more than the number of unlabeled points when larger).
 #' @param schedule Total number of centres per round (first `N`,
 #'   increasing, last at most `N + nrow(X_unlabeled)`); overrides `n_iter`.
 #' @param stop_frac Stop after the first round where this fraction of the
@@ -295,8 +295,8 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   K <- check_number(K, "K", lower = 1, integer = TRUE)
   K_dir <- check_number(K_dir, "K_dir", lower = 1, integer = TRUE)
   n_grid <- check_number(n_grid, "n_grid", lower = 3, upper = 10000, integer = TRUE)
-  # each round after the first adds at least one point
-  n_iter <- check_number(n_iter, "n_iter", lower = 1, upper = m + 1, integer = TRUE)
+  # each round after the first adds at least one point: more rounds than that are not needed
+  n_iter <- min(check_number(n_iter, "n_iter", lower = 1, integer = TRUE), m + 1L)
   stop_frac <- check_number(stop_frac, "stop_frac", lower = 0, upper = 1, lower_open = TRUE)
   clip_sd <- check_number(clip_sd, "clip_sd", lower = 0)
   ratio_rel <- check_number(ratio_rel, "ratio_rel", lower = 0, upper = 1, lower_open = TRUE)
