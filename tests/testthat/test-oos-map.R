@@ -278,3 +278,24 @@ test_that("an embedding from UMAP or t-SNE can be extended", {
   nn <- knn(roll$x[tr, ], 1, query = roll$x[-tr, ])$idx[, 1]
   expect_lt(stats::median(sqrt(rowSums((y - Y[nn, ])^2))), stats::median(stats::dist(Y)) / 5)
 })
+
+test_that("degenerate neighbourhoods and zero queries give finite results, no division by zero", {
+  set.seed(18)
+  X <- rbind(matrix(rep(c(1, 2, 3), each = 12), 12), matrix(rnorm(60 * 3), 60))  # 12 copies of one point
+  Y <- matrix(rnorm(72 * 2), 72)
+  Y[1:12, ] <- matrix(c(0.5, -0.5), 12, 2, byrow = TRUE)  # copies share their embedding
+  near <- rbind(c(1, 2, 3), c(1, 2, 3) + 1e-9, c(1.1, 2, 3))
+  for (m in manifoldOOS:::oos_map_methods) {
+    mp <- suppressWarnings(oos_map(X, Y, method = m, k = if (m %in% c("goose", "reconstruction")) 6 else NULL))
+    y <- predict(mp, near)
+    expect_true(all(is.finite(y)), info = m)
+    if (m %in% c("goose", "lvm", "reconstruction", "sparse")) {
+      # an exact copy of a training point gets its embedding
+      expect_equal(unname(y[1, 1:2]), c(0.5, -0.5), info = m)
+    }
+  }
+  # the zero query: every sparse weight vanishes -> nearest-neighbour fallback
+  sp <- predict(oos_map(X, Y, method = "sparse"), matrix(0, 1, 3))
+  expect_true(all(is.finite(sp)))
+  expect_true(attr(sp, "fallback"))
+})
