@@ -4,7 +4,7 @@
 #
 # Full size:   Rscript inst/experiments/sparse-oos.R
 # Options:     --splits=10 --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
-#              --svm=TRUE --timing=TRUE --out=inst/experiments/results
+#              --svm=TRUE --alignment=TRUE --timing=TRUE --out=inst/experiments/results
 # (1-NN on the whole dimension grid, the SVM on 12 dimensions of it.)
 # The image data are found by image_data_path() (option manifoldOOS.data,
 # environment variable MANIFOLDOOS_DATA, or ../shared/data).
@@ -131,9 +131,13 @@ run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, sv
   acc <- do.call(rbind, acc)
   al <- NULL
   if (alignment) {
-    # batch LE of all samples, the test rows, the first L_max coordinates
+    # batch LE of all samples, the test rows, the first L_max coordinates;
+    # the projection depends only on the split seed, so the batch LE is
+    # shared by the training fractions of one split (cached)
     Lb <- min(L_max, nrow(F) - 2L)
-    Yb <- le_full(F, Lb)$Y[-tr, 1:Lb, drop = FALSE]
+    key <- paste(dat$name, seed, D, sep = "/")
+    if (is.null(batch_cache[[key]])) batch_cache[[key]] <- le_full(F, nrow(F) - 2L)$Y
+    Yb <- batch_cache[[key]][-tr, 1:Lb, drop = FALSE]
     al <- do.call(rbind, lapply(setdiff(methods, c("lvm5", "lvm7")), function(m) {
       data.frame(dataset = dat$name, frac = frac, split = seed, method = m, L = Lb,
                  error = oos_error(oo$Y[[m]][, 1:Lb, drop = FALSE], Yb, type = "procrustes"))
@@ -141,6 +145,8 @@ run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, sv
   }
   list(accuracy = acc, alignment = al, seconds = oo$seconds, n_train = nrow(Ftr), n_test = nrow(Fte))
 }
+
+batch_cache <- new.env()
 
 unit_norm_rows <- function(F) F / pmax(sqrt(rowSums(F^2)), .Machine$double.xmin)
 
@@ -261,6 +267,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   fracs <- as.numeric(strsplit(opt("fracs", "0.3,0.5,0.7"), ",")[[1]])
   sets <- strsplit(opt("data", "Yale,ORL,UMIST,YaleB,PIE"), ",")[[1]]
   use_svm <- as.logical(opt("svm", "TRUE"))
+  use_al <- as.logical(opt("alignment", "TRUE"))
   do_timing <- as.logical(opt("timing", "TRUE"))
   out_dir <- opt("out", file.path("inst", "experiments", "results"))
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
@@ -270,7 +277,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
     dat <- sparse_oos_data(s)
     for (f in fracs) for (sp in seq_len(n_splits)) {
       t0 <- proc.time()[["elapsed"]]
-      r <- run_split(dat, f, sp, svm = use_svm)
+      r <- run_split(dat, f, sp, svm = use_svm, alignment = use_al)
       acc[[length(acc) + 1]] <- r$accuracy
       al[[length(al) + 1]] <- r$alignment
       info[[length(info) + 1]] <- data.frame(dataset = s, frac = f, split = sp, n_train = r$n_train,
@@ -279,7 +286,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
       cat(sprintf("%s frac %.1f split %d: N = %d, %.1f s\n", s, f, sp, r$n_train,
                   proc.time()[["elapsed"]] - t0))
       utils::write.csv(do.call(rbind, acc), file.path(out_dir, "sparse-oos-accuracy.csv"), row.names = FALSE)
-      utils::write.csv(do.call(rbind, al), file.path(out_dir, "sparse-oos-alignment.csv"), row.names = FALSE)
+      if (length(al)) utils::write.csv(do.call(rbind, al), file.path(out_dir, "sparse-oos-alignment.csv"), row.names = FALSE)
       utils::write.csv(do.call(rbind, info), file.path(out_dir, "sparse-oos-splits.csv"), row.names = FALSE)
     }
   }
