@@ -205,12 +205,12 @@
     .Call(`_manifoldOOS_mo_rbf_network_fit`, X, Y, s, ridge)
 }
 
-.mo_krr_fit <- function(X, Y, type, sigma, gamma, coef0, degree, lambda) {
-    .Call(`_manifoldOOS_mo_krr_fit`, X, Y, type, sigma, gamma, coef0, degree, lambda)
+.mo_krr_fit <- function(X, Y, type, sigma, gamma, coef0, degree, lambda, feature_intercept) {
+    .Call(`_manifoldOOS_mo_krr_fit`, X, Y, type, sigma, gamma, coef0, degree, lambda, feature_intercept)
 }
 
-.mo_krr_gcv <- function(X, Y, type, sigma, gamma, coef0, degree, grid) {
-    .Call(`_manifoldOOS_mo_krr_gcv`, X, Y, type, sigma, gamma, coef0, degree, grid)
+.mo_krr_gcv <- function(X, Y, type, sigma, gamma, coef0, degree, grid, feature_intercept) {
+    .Call(`_manifoldOOS_mo_krr_gcv`, X, Y, type, sigma, gamma, coef0, degree, grid, feature_intercept)
 }
 
 .mo_kernel_map_predict <- function(X, C, ybar, Q, type, sigma, gamma, coef0, degree, n_threads) {

@@ -48,10 +48,17 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #'   pairs; the coefficients interpolate `Y` (`(Phi + ridge I) C = Y`); when
 #'   `Phi` is numerically singular a jitter from `1e-12` is added and
 #'   reported.
-#' * `"krr"` -- kernel ridge regression: `C = (K + lambda I)^{-1} (Y - ybar)`,
-#'   `y = ybar + k(x)^T C`, with the package kernels (default Gaussian with
-#'   `sigma = "median_pairwise"`, `lambda = 1e-3`); `lambda = "gcv"` picks it
-#'   by generalised cross-validation on a log grid.
+#' * `"krr"` -- kernel ridge regression with the package kernels (default
+#'   Gaussian `exp(-||a - b||^2 / (2 sigma^2))` with
+#'   `sigma = "median_pairwise"`, `lambda = 1e-3`; `lambda = "gcv"` picks it
+#'   by generalised cross-validation on a log grid). With `bias = "feature"`
+#'   (default) it is ridge regression in feature space with an unpenalised
+#'   intercept -- Yang et al.'s (2010) LGRM regression map as written in
+#'   Strange's thesis (Eq. 5.3):
+#'   `y = ybar + (k(x) - K 1/n)^T H (H K H + lambda I)^{-1} H Y`
+#'   (`H` the centring matrix); with `bias = "mean"` the offset is only the
+#'   mean embedding: `y = ybar + k(x)^T (K + lambda I)^{-1} (Y - ybar)`.
+#'   The thesis settings are `kernel = "rbf", sigma = 10, lambda = 1e-4`.
 #'
 #' The local rules (`goose`, `lvm`, `reconstruction`) return the training
 #' embedding exactly for a new point identical to a training point
@@ -76,9 +83,10 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #' @param reg Regulariser of the reconstruction weights.
 #' @param intercept,ridge Linearization options; `ridge` is also the RBF
 #'   network's diagonal shift.
-#' @param kernel,sigma,lambda KRR kernel (`"rbf"`, `"linear"`,
+#' @param kernel,sigma,lambda,bias KRR kernel (`"rbf"`, `"linear"`,
 #'   `"polynomial"`), its bandwidth (number, `"median_pairwise"` or
-#'   `"mean_pairwise"`) and ridge (number or `"gcv"`).
+#'   `"mean_pairwise"`), ridge (number or `"gcv"`) and bias form
+#'   (`"feature"` or `"mean"`).
 #' @param n_threads Number of threads used by `predict()` for the local and
 #'   sparse rules (results do not depend on it).
 #' @return An object of class `"manifold_oos_map"` (with [print()],
@@ -122,7 +130,7 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
                     solver = c("homotopy", "admm"), normalize = TRUE, error_basis = "identity",
                     beta = "mean", reg = 1e-3, intercept = TRUE, ridge = 0,
                     kernel = "rbf", sigma = "median_pairwise", lambda = 1e-3,
-                    n_threads = default_threads()) {
+                    bias = c("feature", "mean"), n_threads = default_threads()) {
   call <- match.call()
   X <- as_data_matrix(X, "X")
   Y <- as_embedding_matrix(Y, nrow(X))
@@ -185,16 +193,18 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
   } else if (method == "krr") {
     ks <- kernel_spec(kernel, sigma = sigma, X = X)
     if (identical(ks$type, "function")) abort_input("kernel", "must be \"rbf\", \"linear\" or \"polynomial\" for KRR.")
+    params$bias <- check_choice(bias, c("feature", "mean"), "bias")
+    fi <- params$bias == "feature"
     if (is.character(lambda)) {
       check_choice(lambda, "gcv", "lambda")
       grid <- 10^seq(-8, 2, by = 0.25)
-      gcv <- core(.mo_krr_gcv(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, grid))
+      gcv <- core(.mo_krr_gcv(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, grid, fi))
       params$lambda <- grid[which.min(gcv)]
       params$lambda_rule <- "gcv"
     } else {
       params$lambda <- check_number(lambda, "lambda", lower = 0)
     }
-    m <- core(.mo_krr_fit(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, params$lambda))
+    m <- core(.mo_krr_fit(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, params$lambda, fi))
     params$kernel <- ks$type
     params$sigma <- ks$sigma
     params$shift <- m$shift

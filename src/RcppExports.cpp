@@ -784,8 +784,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_krr_fit
-Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, double sigma, double gamma, double coef0, double degree, double lambda);
-RcppExport SEXP _manifoldOOS_mo_krr_fit(SEXP XSEXP, SEXP YSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP lambdaSEXP) {
+Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, double sigma, double gamma, double coef0, double degree, double lambda, bool feature_intercept);
+RcppExport SEXP _manifoldOOS_mo_krr_fit(SEXP XSEXP, SEXP YSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP lambdaSEXP, SEXP feature_interceptSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -797,13 +797,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
     Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_krr_fit(X, Y, type, sigma, gamma, coef0, degree, lambda));
+    Rcpp::traits::input_parameter< bool >::type feature_intercept(feature_interceptSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_krr_fit(X, Y, type, sigma, gamma, coef0, degree, lambda, feature_intercept));
     return rcpp_result_gen;
 END_RCPP
 }
 // mo_krr_gcv
-arma::vec mo_krr_gcv(const arma::mat& X, const arma::mat& Y, std::string type, double sigma, double gamma, double coef0, double degree, const arma::vec& grid);
-RcppExport SEXP _manifoldOOS_mo_krr_gcv(SEXP XSEXP, SEXP YSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP gridSEXP) {
+arma::vec mo_krr_gcv(const arma::mat& X, const arma::mat& Y, std::string type, double sigma, double gamma, double coef0, double degree, const arma::vec& grid, bool feature_intercept);
+RcppExport SEXP _manifoldOOS_mo_krr_gcv(SEXP XSEXP, SEXP YSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP gridSEXP, SEXP feature_interceptSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -815,7 +816,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
     Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
     Rcpp::traits::input_parameter< const arma::vec& >::type grid(gridSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_krr_gcv(X, Y, type, sigma, gamma, coef0, degree, grid));
+    Rcpp::traits::input_parameter< bool >::type feature_intercept(feature_interceptSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_krr_gcv(X, Y, type, sigma, gamma, coef0, degree, grid, feature_intercept));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1266,8 +1268,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_linear_fit", (DL_FUNC) &_manifoldOOS_mo_linear_fit, 4},
     {"_manifoldOOS_mo_linear_predict", (DL_FUNC) &_manifoldOOS_mo_linear_predict, 4},
     {"_manifoldOOS_mo_rbf_network_fit", (DL_FUNC) &_manifoldOOS_mo_rbf_network_fit, 4},
-    {"_manifoldOOS_mo_krr_fit", (DL_FUNC) &_manifoldOOS_mo_krr_fit, 8},
-    {"_manifoldOOS_mo_krr_gcv", (DL_FUNC) &_manifoldOOS_mo_krr_gcv, 8},
+    {"_manifoldOOS_mo_krr_fit", (DL_FUNC) &_manifoldOOS_mo_krr_fit, 9},
+    {"_manifoldOOS_mo_krr_gcv", (DL_FUNC) &_manifoldOOS_mo_krr_gcv, 9},
     {"_manifoldOOS_mo_kernel_map_predict", (DL_FUNC) &_manifoldOOS_mo_kernel_map_predict, 10},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},

@@ -56,10 +56,11 @@ Rcpp::List mo_rbf_network_fit(const arma::mat& X, const arma::mat& Y, double s, 
 
 // [[Rcpp::export(.mo_krr_fit)]]
 Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, double sigma,
-                      double gamma, double coef0, double degree, double lambda) {
+                      double gamma, double coef0, double degree, double lambda,
+                      bool feature_intercept) {
   MO_TRY {
-    manifoldOOS::kernel_map m =
-        manifoldOOS::krr_fit(X, Y, mo_kernel_spec(type, sigma, gamma, coef0, degree), lambda);
+    manifoldOOS::kernel_map m = manifoldOOS::krr_fit(
+        X, Y, mo_kernel_spec(type, sigma, gamma, coef0, degree), lambda, feature_intercept);
     return Rcpp::List::create(Rcpp::Named("C") = m.C,
                               Rcpp::Named("ybar") = Rcpp::NumericVector(m.ybar.begin(), m.ybar.end()),
                               Rcpp::Named("shift") = m.shift);
@@ -69,9 +70,11 @@ Rcpp::List mo_krr_fit(const arma::mat& X, const arma::mat& Y, std::string type, 
 
 // [[Rcpp::export(.mo_krr_gcv)]]
 arma::vec mo_krr_gcv(const arma::mat& X, const arma::mat& Y, std::string type, double sigma,
-                     double gamma, double coef0, double degree, const arma::vec& grid) {
+                     double gamma, double coef0, double degree, const arma::vec& grid,
+                     bool feature_intercept) {
   MO_TRY {
-    return manifoldOOS::krr_gcv(X, Y, mo_kernel_spec(type, sigma, gamma, coef0, degree), grid);
+    return manifoldOOS::krr_gcv(X, Y, mo_kernel_spec(type, sigma, gamma, coef0, degree), grid,
+                                feature_intercept);
   }
   MO_CATCH
 }

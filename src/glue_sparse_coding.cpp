@@ -78,22 +78,32 @@ Rcpp::List mo_sparse_oos(const arma::mat& X, const arma::mat& E, const arma::mat
     Rcpp::LogicalVector zero(m), cert(m), fb(m);
     Rcpp::IntegerVector steps(m);
     Rcpp::NumericVector wsum(m);
+    // eq. 9 reads whole training embeddings: with the transpose (L x N) each
+    // is one contiguous column (same arithmetic, element by element, as
+    // reading rows of Yemb, so results do not depend on m)
+    const bool transposed = m >= 8;
+    const arma::mat Yt = transposed ? arma::mat(Yemb.t()) : arma::mat();
     auto sink = [&](arma::uword i, manifoldOOS::l1::code_result& r) {
       double s = 0.0;
-      arma::rowvec y(L, arma::fill::zeros);
+      arma::vec y(L, arma::fill::zeros);
       for (std::size_t t = 0; t < r.support.size(); ++t) {
         const arma::uword j = r.support[t];
         if (j >= N) continue;
         const double w = std::abs(r.values[t]);
         s += w;
-        y += w * Yemb.row(j);
+        if (transposed) {
+          const double* yj = Yt.colptr(j);
+          for (arma::uword l = 0; l < L; ++l) y[l] += w * yj[l];
+        } else {
+          for (arma::uword l = 0; l < L; ++l) y[l] += w * Yemb(j, l);
+        }
       }
       wsum[i] = s;
       if (s < 1e-12) {
         out.row(i).fill(arma::datum::nan);
         zero[i] = true;
       } else {
-        out.row(i) = y / s;
+        out.row(i) = (y / s).t();
       }
       cert[i] = r.certified;
       fb[i] = r.fallback;

@@ -155,19 +155,38 @@ test_that("the RBF network interpolates the training embedding and uses the mean
   expect_equal(unname(predict(mp, new)), unname(phi %*% solve(Phi, Y)), tolerance = 1e-6)
 })
 
-test_that("KRR equals its closed form and GCV picks a grid value", {
+test_that("KRR equals Yang's LGRM formula (thesis Eq. 5.3) and the mean-offset closed form", {
   set.seed(11)
   X <- matrix(rnorm(50 * 3), 50)
   Y <- cbind(sin(X[, 1]), X[, 2]^2)
   new <- matrix(rnorm(9), 3)
-  mp <- oos_map(X, Y, method = "krr", sigma = 1.5, lambda = 0.1)
+  n <- 50
   K <- exp(-as.matrix(stats::dist(X))^2 / (2 * 1.5^2))
   kx <- exp(-as.matrix(stats::dist(rbind(new, X)))[1:3, -(1:3)]^2 / (2 * 1.5^2))
+  # Eq. 5.3 as printed in the spec, one new point per column of kx^T:
+  # y = Y^T H M H k + Y^T 1/n - Y^T H M H K 1/n,  M = (HKH + gamma I)^{-1}
+  H <- diag(n) - 1 / n
+  M <- solve(H %*% K %*% H + 0.1 * diag(n))
+  eq53 <- t(t(Y) %*% H %*% M %*% H %*% t(kx) + drop(t(Y) %*% rep(1 / n, n)) -
+              drop(t(Y) %*% H %*% M %*% H %*% K %*% rep(1 / n, n)))
+  mp <- oos_map(X, Y, method = "krr", sigma = 1.5, lambda = 0.1)
+  expect_identical(mp$params$bias, "feature")
+  expect_equal(unname(predict(mp, new)), unname(eq53), tolerance = 1e-8)
+  # bias = "mean": ybar + k^T (K + lambda I)^{-1} (Y - ybar)
+  mm <- oos_map(X, Y, method = "krr", sigma = 1.5, lambda = 0.1, bias = "mean")
   Cc <- solve(K + 0.1 * diag(50), sweep(Y, 2, colMeans(Y)))
-  expect_equal(unname(predict(mp, new)),
+  expect_equal(unname(predict(mm, new)),
                unname(kx %*% Cc + matrix(colMeans(Y), 3, 2, byrow = TRUE)), tolerance = 1e-8)
+  # limiting case: with the linear kernel, the feature-space intercept form is
+  # ridge regression with an unpenalised intercept (= the linear map with ridge)
+  kl <- oos_map(X, Y, method = "krr", kernel = "linear", lambda = 0.7)
+  rl <- oos_map(X, Y, method = "linear", ridge = 0.7)
+  expect_equal(predict(kl, new), predict(rl, new), tolerance = 1e-8)
   g <- oos_map(X, Y, method = "krr", lambda = "gcv")
   expect_true(g$params$lambda %in% 10^seq(-8, 2, by = 0.25))
+  expect_true(oos_map(X, Y, method = "krr", lambda = "gcv", bias = "mean")$params$lambda %in%
+                10^seq(-8, 2, by = 0.25))
+  expect_input_error(oos_map(X, Y, method = "krr", bias = "none"), "`bias`")
 })
 
 test_that("reconstruction weights reproduce affine maps of flat data", {
@@ -258,4 +277,25 @@ test_that("an embedding from UMAP or t-SNE can be extended", {
   # held-out points land near their nearest training neighbour's embedding
   nn <- knn(roll$x[tr, ], 1, query = roll$x[-tr, ])$idx[, 1]
   expect_lt(stats::median(sqrt(rowSums((y - Y[nn, ])^2))), stats::median(stats::dist(Y)) / 5)
+})
+
+test_that("degenerate neighbourhoods and zero queries give finite results, no division by zero", {
+  set.seed(18)
+  X <- rbind(matrix(rep(c(1, 2, 3), each = 12), 12), matrix(rnorm(60 * 3), 60))  # 12 copies of one point
+  Y <- matrix(rnorm(72 * 2), 72)
+  Y[1:12, ] <- matrix(c(0.5, -0.5), 12, 2, byrow = TRUE)  # copies share their embedding
+  near <- rbind(c(1, 2, 3), c(1, 2, 3) + 1e-9, c(1.1, 2, 3))
+  for (m in manifoldOOS:::oos_map_methods) {
+    mp <- suppressWarnings(oos_map(X, Y, method = m, k = if (m %in% c("goose", "reconstruction")) 6 else NULL))
+    y <- predict(mp, near)
+    expect_true(all(is.finite(y)), info = m)
+    if (m %in% c("goose", "lvm", "reconstruction", "sparse")) {
+      # an exact copy of a training point gets its embedding
+      expect_equal(unname(y[1, 1:2]), c(0.5, -0.5), info = m)
+    }
+  }
+  # the zero query: every sparse weight vanishes -> nearest-neighbour fallback
+  sp <- predict(oos_map(X, Y, method = "sparse"), matrix(0, 1, 3))
+  expect_true(all(is.finite(sp)))
+  expect_true(attr(sp, "fallback"))
 })

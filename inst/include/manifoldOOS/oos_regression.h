@@ -105,24 +105,47 @@ inline kernel_map rbf_network_fit(const arma::mat& X, const arma::mat& Y, double
   return m;
 }
 
-// Kernel ridge regression (C.7): C = (K + lambda I)^{-1} (Y - ybar),
-// y(x) = ybar + k(x)^T C.
-inline kernel_map krr_fit(const arma::mat& X, const arma::mat& Y, const kernel_spec& ks, double lambda) {
+// Kernel ridge regression (C.7). Two forms of the bias:
+//  * feature_intercept = true (Yang et al. 2010's LGRM regression, thesis
+//    Eq. 5.3): ridge regression in feature space with an unpenalised
+//    intercept, f(x) = W^T phi(x) + b. With H the centring matrix,
+//      y(x) = ybar + (k(x) - K 1/n)^T C,   C = H (H K H + lambda I)^{-1} H Y,
+//    stored as coefficients C and offset b = ybar - (1/n) 1^T K C, so that
+//    y(x) = k(x)^T C + b.
+//  * feature_intercept = false: C = (K + lambda I)^{-1} (Y - ybar),
+//    y(x) = ybar + k(x)^T C (the offset is the mean embedding only).
+inline kernel_map krr_fit(const arma::mat& X, const arma::mat& Y, const kernel_spec& ks, double lambda,
+                          bool feature_intercept = true) {
   if (!(lambda >= 0)) throw input_error("lambda must be non-negative");
-  const arma::mat K = kernel_train(X, ks);
+  arma::mat K = kernel_train(X, ks);
   kernel_map m;
-  m.ybar = arma::mean(Y, 0);
-  const arma::mat Yc = Y.each_row() - m.ybar;
-  m.C = kernel_solve(K, Yc, lambda, 1e-12 * std::max(1.0, arma::trace(K) / double(X.n_rows)), m.shift);
+  const arma::rowvec ybar = arma::mean(Y, 0);
+  const arma::mat Yc = Y.each_row() - ybar;
+  const double jit = 1e-12 * std::max(1.0, arma::trace(K) / double(X.n_rows));
+  if (!feature_intercept) {
+    m.ybar = ybar;
+    m.C = kernel_solve(K, Yc, lambda, jit, m.shift);
+    return m;
+  }
+  const arma::rowvec kmean = arma::mean(K, 0);  // (1/n) 1^T K
+  arma::mat Kc = K;
+  kernel_center_train(Kc, kernel_center_stats(K));
+  arma::mat Z = kernel_solve(Kc, Yc, lambda, jit, m.shift);
+  Z.each_row() -= arma::mean(Z, 0);  // C = H Z
+  m.C = std::move(Z);
+  m.ybar = ybar - kmean * m.C;
   return m;
 }
 
 // Generalised cross-validation score of KRR for each lambda in `grid`:
-// GCV = n ||(I - S) Yc||^2 / tr(I - S)^2, S = K (K + lambda I)^{-1}, from one
-// eigendecomposition of K.
+// GCV = n ||(I - S) Y||^2 / tr(I - S)^2 with the hat matrix S of the fit,
+// from one eigendecomposition of K (or of H K H with the feature-space
+// intercept, whose hat matrix is 1 1^T / n + S_c: the constant direction is
+// fitted exactly and removed from the trace).
 inline arma::vec krr_gcv(const arma::mat& X, const arma::mat& Y, const kernel_spec& ks,
-                         const arma::vec& grid) {
-  const arma::mat K = kernel_train(X, ks);
+                         const arma::vec& grid, bool feature_intercept = true) {
+  arma::mat K = kernel_train(X, ks);
+  if (feature_intercept) kernel_center_train(K, kernel_center_stats(K));
   arma::vec ev;
   arma::mat Q;
   if (!arma::eig_sym(ev, Q, K)) throw convergence_error("eigendecomposition failed in KRR GCV");
@@ -133,7 +156,7 @@ inline arma::vec krr_gcv(const arma::mat& X, const arma::mat& Y, const kernel_sp
   arma::vec out(grid.n_elem);
   for (arma::uword g = 0; g < grid.n_elem; ++g) {
     const double lam = grid[g];
-    double num = 0.0, tr = 0.0;
+    double num = 0.0, tr = feature_intercept ? -1.0 : 0.0;
     for (arma::uword i = 0; i < ev.n_elem; ++i) {
       const double e = std::max(ev[i], 0.0);
       const double f = lam / (e + lam);

@@ -27,6 +27,10 @@
 #include <limits>
 #include <vector>
 
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(MO_NO_AVX2_KERNELS)
+#include <immintrin.h>
+#endif
+
 #include "common.h"
 
 namespace manifoldOOS {
@@ -45,36 +49,103 @@ using arma::uword;
 #define MO_L1_VAXPY_BODY                                       \
   _Pragma("omp simd")                                          \
   for (uword i = 0; i < n; ++i) y[i] += alpha * x[i];
-#define MO_L1_VDOT4_BODY                                               \
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                       \
-  _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")                    \
-  for (uword i = 0; i < n; ++i) {                                      \
-    const double xi = x[i];                                            \
-    s0 += xi * v0[i];                                                  \
-    s1 += xi * v1[i];                                                  \
-    s2 += xi * v2[i];                                                  \
-    s3 += xi * v3[i];                                                  \
-  }                                                                    \
-  r[0] = s0;                                                           \
-  r[1] = s1;                                                           \
-  r[2] = s2;                                                           \
-  r[3] = s3;
+#define MO_L1_RATIO_BODY                                                        \
+  _Pragma("omp simd")                                                           \
+  for (uword j = 0; j < n; ++j) {                                               \
+    const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];                              \
+    const double n1 = std::max(lam - c[j], 0.0), n2 = std::max(lam + c[j], 0.0); \
+    const double r1 = d1 > 0 ? n1 / d1 : inf;                                   \
+    const double r2 = d2 > 0 ? n2 / d2 : inf;                                   \
+    r[j] = std::min(r1, r2) + mask[j];                                          \
+  }
 
 namespace kern {
 inline double vdot_base(const double* a, const double* b, uword n) { MO_L1_VDOT_BODY }
 inline void vaxpy_base(double alpha, const double* x, double* y, uword n) { MO_L1_VAXPY_BODY }
-inline void vdot4_base(const double* x, const double* v0, const double* v1, const double* v2,
-                       const double* v3, uword n, double* r) { MO_L1_VDOT4_BODY }
+inline void ratio_base(const double* c, const double* g, const double* mask, double lam, uword n,
+                       double* r) {
+  const double inf = std::numeric_limits<double>::infinity();
+  MO_L1_RATIO_BODY
+}
+
+// Block of dot products out[q * ldo + j] = <x_j, v_q> for R training samples
+// (x_j = X + j * D) and C queries (v_q = V + q * D). Every pair is computed
+// with the same sequence of operations (four lanes over the first 4 floor(D/4)
+// entries, lanes summed as (l0 + l1) + (l2 + l3), then the tail), whatever
+// R and C are, so a query's correlations do not depend on the batch it is in.
+template <int R, int C>
+inline void dot_block_base(const double* X, const double* V, uword D, double* out, uword ldo) {
+  double acc[R][C][4] = {};
+  const uword D4 = D / 4 * 4;
+  for (uword i = 0; i < D4; i += 4) {
+    for (int r = 0; r < R; ++r) {
+      const double* x = X + r * D + i;
+      for (int c = 0; c < C; ++c) {
+        const double* v = V + c * D + i;
+        for (int l = 0; l < 4; ++l) acc[r][c][l] += x[l] * v[l];
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int c = 0; c < C; ++c) {
+      double s = (acc[r][c][0] + acc[r][c][1]) + (acc[r][c][2] + acc[r][c][3]);
+      for (uword i = D4; i < D; ++i) s += X[r * D + i] * V[c * D + i];
+      out[c * ldo + r] = s;
+    }
+  }
+}
+
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(MO_NO_AVX2_KERNELS)
 #define MO_L1_HAVE_AVX2 1
 __attribute__((target("avx2,fma"))) inline double vdot_avx2(const double* a, const double* b,
                                                             uword n) { MO_L1_VDOT_BODY }
 __attribute__((target("avx2,fma"))) inline void vaxpy_avx2(double alpha, const double* x,
                                                            double* y, uword n) { MO_L1_VAXPY_BODY }
-__attribute__((target("avx2,fma"))) inline void vdot4_avx2(const double* x, const double* v0,
-                                                           const double* v1, const double* v2,
-                                                           const double* v3, uword n, double* r) {
-  MO_L1_VDOT4_BODY
+__attribute__((target("avx2,fma"))) inline void ratio_avx2(const double* c, const double* g,
+                                                           const double* mask, double lam, uword n,
+                                                           double* r) {
+  const double inf = std::numeric_limits<double>::infinity();
+  MO_L1_RATIO_BODY
+}
+// (the small loops over R and C are unrolled so that the R x C accumulators
+// stay in registers)
+#if defined(__clang__)
+#define MO_L1_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define MO_L1_UNROLL _Pragma("GCC unroll 4")
+#else
+#define MO_L1_UNROLL
+#endif
+template <int R, int C>
+__attribute__((target("avx2,fma"))) inline void dot_block_avx2(const double* X, const double* V,
+                                                               uword D, double* out, uword ldo) {
+  __m256d acc[R][C];
+  MO_L1_UNROLL
+  for (int r = 0; r < R; ++r) {
+    MO_L1_UNROLL
+    for (int c = 0; c < C; ++c) acc[r][c] = _mm256_setzero_pd();
+  }
+  const uword D4 = D / 4 * 4;
+  for (uword i = 0; i < D4; i += 4) {
+    __m256d xr[R];
+    MO_L1_UNROLL
+    for (int r = 0; r < R; ++r) xr[r] = _mm256_loadu_pd(X + r * D + i);
+    MO_L1_UNROLL
+    for (int c = 0; c < C; ++c) {
+      const __m256d vc = _mm256_loadu_pd(V + c * D + i);
+      MO_L1_UNROLL
+      for (int r = 0; r < R; ++r) acc[r][c] = _mm256_fmadd_pd(xr[r], vc, acc[r][c]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int c = 0; c < C; ++c) {
+      alignas(32) double l[4];
+      _mm256_store_pd(l, acc[r][c]);
+      double s = (l[0] + l[1]) + (l[2] + l[3]);
+      for (uword i = D4; i < D; ++i) s = std::fma(X[r * D + i], V[c * D + i], s);
+      out[c * ldo + r] = s;
+    }
+  }
 }
 inline bool use_avx2() {
   static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -97,13 +168,23 @@ inline void vaxpy(double alpha, const double* x, double* y, uword n) {
   kern::vaxpy_base(alpha, x, y, n);
 }
 
-// r[t] = <x, v_t> for four vectors (x is read once).
-inline void vdot4(const double* x, const double* v0, const double* v1, const double* v2,
-                  const double* v3, uword n, double* r) {
+// Homotopy step lengths to the next entry of each inactive column:
+// r_j = min over the signs of max(lam -+ c_j, 0) / (1 -+ g_j) (positive
+// denominators only) plus mask_j (0, or +inf for columns that may not enter).
+inline void entry_ratios(const double* c, const double* g, const double* mask, double lam, uword n,
+                         double* r) {
 #ifdef MO_L1_HAVE_AVX2
-  if (kern::use_avx2()) return kern::vdot4_avx2(x, v0, v1, v2, v3, n, r);
+  if (kern::use_avx2()) return kern::ratio_avx2(c, g, mask, lam, n, r);
 #endif
-  kern::vdot4_base(x, v0, v1, v2, v3, n, r);
+  kern::ratio_base(c, g, mask, lam, n, r);
+}
+
+template <int R, int C>
+inline void dot_block(const double* X, const double* V, uword D, double* out, uword ldo) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::dot_block_avx2<R, C>(X, V, D, out, ldo);
+#endif
+  kern::dot_block_base<R, C>(X, V, D, out, ldo);
 }
 
 // ---- dictionary B = [X^T E] -------------------------------------------------
@@ -155,6 +236,18 @@ class dictionary {
     return vdot(E_.colptr(j - N_), x, D_);
   }
 
+  // out (D) = b_j
+  void col_copy(uword j, double* out) const {
+    if (j < N_) {
+      std::copy(Xt_.colptr(j), Xt_.colptr(j) + D_, out);
+    } else if (identity_) {
+      std::fill(out, out + D_, 0.0);
+      out[j - N_] = 1.0;
+    } else {
+      std::copy(E_.colptr(j - N_), E_.colptr(j - N_) + D_, out);
+    }
+  }
+
   // out (D) = sum_t coef[t] * b_{cols[t]}
   void combine(const std::vector<uword>& cols, const double* coef, double* out) const {
     std::fill(out, out + D_, 0.0);
@@ -185,21 +278,26 @@ class dictionary {
     }
   }
 
-  // Training part of B^T V for the columns of V (D x b, column-major, b a
-  // multiple of 4): out (N x b, column q contiguous). Four queries share each
-  // read of a training sample, and all b share one pass over the dictionary.
-  // Every query goes through the same kernel, so a query's correlations do
-  // not depend on the other queries of the batch.
+  // Training part of B^T V for the columns of V (D x b, column-major): out
+  // (N x b, column q contiguous). Register blocks of 3 training samples x 4
+  // queries share every load; all b queries share one pass over the
+  // dictionary. Every (sample, query) pair goes through the same arithmetic
+  // (see kern::dot_block_base), so a query's correlations do not depend on
+  // the other queries of the batch.
   void correlate_block(const double* V, uword b, double* out) const {
-    for (uword j = 0; j < N_; ++j) {
-      const double* xj = Xt_.colptr(j);
-      for (uword q = 0; q + 4 <= b; q += 4) {
-        double r[4];
-        vdot4(xj, V + q * D_, V + (q + 1) * D_, V + (q + 2) * D_, V + (q + 3) * D_, D_, r);
-        out[q * N_ + j] = r[0];
-        out[(q + 1) * N_ + j] = r[1];
-        out[(q + 2) * N_ + j] = r[2];
-        out[(q + 3) * N_ + j] = r[3];
+    const double* Xt = Xt_.memptr();
+    const uword N3 = N_ / 3 * 3;
+    for (uword j = 0; j < N_; j += (j < N3 ? 3 : 1)) {
+      const bool three = j < N3;
+      const double* xj = Xt + j * D_;
+      uword q = 0;
+      for (; q + 4 <= b; q += 4) {
+        if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+        else dot_block<1, 4>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+      }
+      for (; q < b; ++q) {
+        if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+        else dot_block<1, 1>(xj, V + q * D_, D_, out + q * N_ + j, N_);
       }
     }
   }
@@ -342,6 +440,7 @@ class homotopy_state {
  public:
   explicit homotopy_state(const dictionary& B)
       : B_(B), c_(B.M()), g_(B.M()), a_(B.M()), d_(B.D() + 1), v_(B.D()), kbuf_(B.D() + 1),
+        BA_(B.D(), B.D() + 1), mask_(B.M()), ratio_(B.M()),
         active_(B.M()), blocked_(B.M()), chol_(B.D()) {}
 
   // Start query `id` with vector x (D).
@@ -356,6 +455,7 @@ class homotopy_state {
     chol_.clear();
     std::fill(active_.begin(), active_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
+    mask_.zeros();
     a_.zeros();
     last_dropped_ = -1;
     last_sign_ = 0.0;
@@ -410,11 +510,23 @@ class homotopy_state {
  private:
   bool try_add(uword j, double s) {
     const uword na = A_.size();
-    for (uword t = 0; t < na; ++t) kbuf_[t] = B_.col_dot(A_[t], j);
+    // the candidate goes into the next free slot of BA_; k = B_A^T b_j
+    const uword D = B_.D();
+    double* bj = BA_.colptr(na);
+    B_.col_copy(j, bj);
+    if (j >= B_.N() && B_.identity()) {
+      const uword l = j - B_.N();
+      for (uword t = 0; t < na; ++t) kbuf_[t] = BA_(l, t);
+    } else {
+      uword t = 0;
+      for (; t + 3 <= na; t += 3) dot_block<3, 1>(BA_.colptr(t), bj, D, kbuf_.memptr() + t, 1);
+      for (; t < na; ++t) dot_block<1, 1>(BA_.colptr(t), bj, D, kbuf_.memptr() + t, 1);
+    }
     if (!chol_.add(kbuf_.memptr(), B_.sqnorm(j))) return false;
     A_.push_back(j);
     sgn_.push_back(s);
     active_[j] = 1;
+    mask_[j] = std::numeric_limits<double>::infinity();
     return true;
   }
 
@@ -423,7 +535,11 @@ class homotopy_state {
     const uword na = A_.size();
     for (uword t = 0; t < na; ++t) d_[t] = sgn_[t];
     chol_.solve(d_.memptr());
-    B_.combine(A_, d_.memptr(), v_.memptr());
+    // v = B_A d over the packed active columns
+    const uword D = B_.D();
+    double* v = v_.memptr();
+    std::fill(v, v + D, 0.0);
+    for (uword t = 0; t < na; ++t) vaxpy(d_[t], BA_.colptr(t), v, D);
   }
 
   // One homotopy step given g = B^T v. Returns 0 when lam reached 0, 1 after
@@ -438,19 +554,26 @@ class homotopy_state {
     if (na < D) {
       const double* c = c_.memptr();
       const double* g = g_.memptr();
-      for (uword j = 0; j < M; ++j) {
-        if (active_[j] || blocked_[j]) continue;
-        const bool just = long(j) == last_dropped_;
-        double den = 1.0 - g[j];
-        if (den > 0 && !(just && last_sign_ > 0)) {
-          const double gam = std::max(lam_ - c[j], 0.0) / den;
-          if (gam < gadd) { gadd = gam; jadd = long(j); sadd = 1.0; }
-        }
-        den = 1.0 + g[j];
-        if (den > 0 && !(just && last_sign_ < 0)) {
-          const double gam = std::max(lam_ + c[j], 0.0) / den;
-          if (gam < gadd) { gadd = gam; jadd = long(j); sadd = -1.0; }
-        }
+      // vectorised ratios, then the first minimiser (ties: the lower index,
+      // the + sign first)
+      entry_ratios(c, g, mask_.memptr(), lam_, M, ratio_.memptr());
+      const double* r = ratio_.memptr();
+      if (last_dropped_ >= 0) {  // the column just dropped may re-enter only with the other sign
+        const uword j = uword(last_dropped_);
+        double best = std::numeric_limits<double>::infinity();
+        const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];
+        if (d1 > 0 && !(last_sign_ > 0)) best = std::max(lam_ - c[j], 0.0) / d1;
+        if (d2 > 0 && !(last_sign_ < 0)) best = std::min(best, std::max(lam_ + c[j], 0.0) / d2);
+        ratio_[j] = best + mask_[j];
+      }
+      for (uword j = 0; j < M; ++j) gadd = std::min(gadd, r[j]);
+      if (gadd < std::numeric_limits<double>::infinity()) {
+        uword j = 0;
+        while (!(r[j] == gadd)) ++j;
+        jadd = long(j);
+        const double d1 = 1.0 - g[j];
+        const bool plus_ok = d1 > 0 && !(long(j) == last_dropped_ && last_sign_ > 0);
+        sadd = (plus_ok && std::max(lam_ - c[j], 0.0) / d1 == gadd) ? 1.0 : -1.0;
       }
     }
     double gdrop = std::numeric_limits<double>::infinity();
@@ -481,14 +604,21 @@ class homotopy_state {
       last_sign_ = sgn_[pdrop];
       last_dropped_ = long(j);
       chol_.remove(uword(pdrop));
+      for (uword t = uword(pdrop); t + 1 < na; ++t)
+        std::copy(BA_.colptr(t + 1), BA_.colptr(t + 1) + B_.D(), BA_.colptr(t));
       A_.erase(A_.begin() + pdrop);
       sgn_.erase(sgn_.begin() + pdrop);
       active_[j] = 0;
       std::fill(blocked_.begin(), blocked_.end(), 0);
+      mask_.zeros();
+      for (uword t : A_) mask_[t] = std::numeric_limits<double>::infinity();
       ++out.drops;
     } else {
       last_dropped_ = -1;
-      if (!try_add(uword(jadd), sadd)) blocked_[jadd] = 1;
+      if (!try_add(uword(jadd), sadd)) {
+        blocked_[jadd] = 1;
+        mask_[jadd] = std::numeric_limits<double>::infinity();
+      }
     }
     return 1;
   }
@@ -527,6 +657,8 @@ class homotopy_state {
 
   const dictionary& B_;
   arma::vec c_, g_, a_, d_, v_, kbuf_, gwork_;
+  arma::mat BA_;  // the active columns b_{A_t}, packed (D x |A|)
+  arma::vec mask_, ratio_;  // mask_j = +inf for active or blocked columns
   std::vector<char> active_, blocked_;
   std::vector<uword> A_;
   std::vector<double> sgn_;
@@ -546,7 +678,6 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
                               std::vector<uword>& failed, interrupt_flag& flag) {
   const uword D = B.D(), N = B.N();
   width = std::max<uword>(1, width);
-  const uword wpad = (width + 3) / 4 * 4;  // every query goes through vdot4
   std::vector<homotopy_state> slots;
   slots.reserve(width);
   std::vector<char> live(width, 0);
@@ -559,12 +690,11 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
       ++next;
     }
   }
-  arma::mat V(D, wpad, arma::fill::zeros), G(N, wpad);
+  arma::mat V(D, width, arma::fill::zeros), G(N, width);
   std::vector<uword> col(width);
   long iter = 0;
   while (true) {
-    // live requests packed into the first columns; the block is padded to a
-    // multiple of 4 with zero columns
+    // live requests packed into the first columns
     uword nl = 0;
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
@@ -572,8 +702,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
       col[s] = nl++;
     }
     if (nl == 0) break;
-    const uword b = (nl + 3) / 4 * 4;
-    for (uword c = nl; c < b; ++c) V.col(c).zeros();
+    const uword b = nl;
     if (flag.poll(iter++)) return;
     B.correlate_block(V.memptr(), b, G.memptr());
     for (uword s = 0; s < width; ++s) {

@@ -1,0 +1,306 @@
+# Reproduction of Raducanu and Dornaika (2013), "Embedding new observations via
+# sparse-coding for non-linear manifold learning" (seed 004), following the
+# package specification spec-004 section 6 (protocol) and section 7 (tables).
+#
+# Full size:   Rscript inst/experiments/sparse-oos.R
+# Options:     --splits=10 --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
+#              --svm=TRUE --alignment=TRUE --timing=TRUE --out=inst/experiments/results
+# (1-NN on the whole dimension grid, the SVM on 12 dimensions of it.)
+# The image data are found by image_data_path() (option manifoldOOS.data,
+# environment variable MANIFOLDOOS_DATA, or ../shared/data).
+#
+# Sourcing this file with SPARSE_OOS_NO_MAIN <- TRUE defined only defines the
+# functions (the vignette does that to run reduced sizes live).
+#
+# Pipeline per split (spec-004 6.1-6.6): pixels scaled to [0, 1] -> random
+# projection to D = 200 (Gaussian matrix with orthonormalised rows, drawn per
+# split) -> unit l2 norm -> Laplacian eigenmaps on the training part (full
+# graph, W = exp(-||xi - xj||^2 / beta), beta = mean squared distance,
+# generalised problem L z = lambda D z) -> out-of-sample maps of the test part
+# (sparse coding eq. 9, LVM with eps = 3, 5, 7 neighbours, linearization
+# without intercept, RBF network with aperture beta) -> 1-NN and RBF-SVM
+# accuracies over embedding dimensions L; alignment error (Procrustes distance
+# to the batch LE of all samples / ||batch||_F) at L_max.
+suppressPackageStartupMessages(library(manifoldOOS))
+
+# ---- data -----------------------------------------------------------------------
+# Pixels in [0, 1]; Extended Yale B: the first 28 subjects (spec-004 6.1:
+# the paper's 1800-image, 28-subject subset is not identified).
+sparse_oos_data <- function(name, path = image_data_path()) {
+  d <- load_image_data(name, path)
+  x <- d$x
+  lab <- d$labels
+  if (name == "YaleB") {
+    keep <- lab %in% sort(unique(lab))[1:28]
+    x <- x[keep, , drop = FALSE]
+    lab <- lab[keep]
+  }
+  x <- (x - min(x)) / (max(x) - min(x))
+  list(name = name, x = x, labels = lab)
+}
+
+# Gaussian random projection with orthonormal axes (P x D).
+random_projection <- function(P, D = 200, seed = 1) {
+  set.seed(seed)
+  qr.Q(qr(matrix(stats::rnorm(P * D), P, D)))
+}
+
+# Stratified split: floor(frac * n_c) (at least 1) training samples per class.
+stratified_split <- function(labels, frac, seed) {
+  set.seed(seed)
+  tr <- unlist(lapply(split(seq_along(labels), labels), function(idx) {
+    ntr <- max(1L, floor(frac * length(idx)))
+    idx[sample.int(length(idx), ntr)]
+  }), use.names = FALSE)
+  sort(tr)
+}
+
+# Embedding dimensions: {5, 10, 15, 20, 30, 40, 50, 75, 100, 150, 200, 250, ...}
+# up to L_max (always included).
+dims_grid <- function(L_max, max_points = Inf) {
+  g <- c(5, 10, 15, 20, 30, 40, 50, 75, 100, seq(150, max(150, L_max), by = 50))
+  g <- sort(unique(c(g[g <= L_max], L_max)))
+  if (length(g) > max_points) g <- unique(g[round(seq(1, length(g), length.out = max_points))])
+  g
+}
+
+mean_sq_dist <- function(F) 2 * sum(sweep(F, 2, colMeans(F))^2) / (nrow(F) - 1)
+
+# Batch-mode LE (spec-004 section 1) with the full graph and beta = mean
+# squared distance of the set being embedded; the package's heat kernel is
+# exp(-d^2 / (2 sigma^2)), so sigma = sqrt(beta / 2).
+le_full <- function(F, L) {
+  beta <- mean_sq_dist(F)
+  fit <- laplacian_eigenmaps(F, ndim = L, graph = "full", bandwidth = sqrt(beta / 2))
+  list(Y = embedding(fit), beta = beta)
+}
+
+sparse_oos_methods <- c("sparse", "lvm3", "lvm5", "lvm7", "linear", "rbf")
+
+# Out-of-sample embeddings of Fte for every method (all L_max columns; the
+# rules are coordinate-wise) and the time each took (fit + prediction).
+oos_all <- function(Ftr, Ytr, Fte, methods = sparse_oos_methods, n_threads = 1) {
+  out <- list()
+  secs <- numeric()
+  for (m in methods) {
+    t0 <- proc.time()[["elapsed"]]
+    mp <- switch(m,
+      sparse = oos_map(Ftr, Ytr, method = "sparse", n_threads = n_threads),
+      lvm3 = oos_map(Ftr, Ytr, method = "lvm", k = 3),
+      lvm5 = oos_map(Ftr, Ytr, method = "lvm", k = 5),
+      lvm7 = oos_map(Ftr, Ytr, method = "lvm", k = 7),
+      linear = oos_map(Ftr, Ytr, method = "linear", intercept = FALSE),
+      rbf = suppressWarnings(oos_map(Ftr, Ytr, method = "rbf")))
+    out[[m]] <- unclass(predict(mp, Fte, n_threads = n_threads))
+    secs[m] <- proc.time()[["elapsed"]] - t0
+  }
+  list(Y = out, seconds = secs)
+}
+
+svm_accuracy <- function(Ytr, ltr, Yte, lte) {
+  L <- ncol(Ytr)
+  sv <- e1071::svm(Ytr, factor(ltr), kernel = "radial", scale = TRUE, gamma = 1 / L, cost = 1)
+  mean(as.character(stats::predict(sv, Yte)) == as.character(lte))
+}
+
+# One split: accuracies over the dimension grid and the alignment error.
+run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, svm = TRUE,
+                      alignment = TRUE, max_dims = Inf, svm_dims = 12, n_threads = 1) {
+  Rp <- random_projection(ncol(dat$x), D, seed = 1000 + seed)
+  F <- unit_norm_rows(dat$x %*% Rp)
+  tr <- stratified_split(dat$labels, frac, seed)
+  Ftr <- F[tr, , drop = FALSE]
+  Fte <- F[-tr, , drop = FALSE]
+  ltr <- dat$labels[tr]
+  lte <- dat$labels[-tr]
+  L_max <- nrow(Ftr) - 2L  # all non-trivial LE dimensions the package returns
+  le <- le_full(Ftr, L_max)
+  oo <- oos_all(Ftr, le$Y, Fte, methods, n_threads)
+  dims <- dims_grid(L_max, max_dims)
+  dims_svm <- dims_grid(L_max, min(max_dims, svm_dims))  # the SVM on a thinner grid (cost)
+  use_svm <- svm && requireNamespace("e1071", quietly = TRUE)
+  acc <- list()
+  for (m in methods) {
+    for (L in dims) {
+      a1 <- c(knn_accuracy(le$Y[, 1:L, drop = FALSE], ltr, oo$Y[[m]][, 1:L, drop = FALSE], lte, k = 1))
+      a2 <- if (use_svm && L %in% dims_svm) svm_accuracy(le$Y[, 1:L, drop = FALSE], ltr, oo$Y[[m]][, 1:L, drop = FALSE], lte) else NA
+      acc[[length(acc) + 1]] <- data.frame(dataset = dat$name, frac = frac, split = seed, method = m,
+                                           L = L, nn1 = a1, svm = a2)
+    }
+  }
+  acc <- do.call(rbind, acc)
+  al <- NULL
+  if (alignment) {
+    # batch LE of all samples, the test rows, the first L_max coordinates;
+    # the projection depends only on the split seed, so the batch LE is
+    # shared by the training fractions of one split (cached)
+    Lb <- min(L_max, nrow(F) - 2L)
+    key <- paste(dat$name, seed, D, sep = "/")
+    if (is.null(batch_cache[[key]])) batch_cache[[key]] <- le_full(F, nrow(F) - 2L)$Y
+    Yb <- batch_cache[[key]][-tr, 1:Lb, drop = FALSE]
+    al <- do.call(rbind, lapply(setdiff(methods, c("lvm5", "lvm7")), function(m) {
+      data.frame(dataset = dat$name, frac = frac, split = seed, method = m, L = Lb,
+                 error = oos_error(oo$Y[[m]][, 1:Lb, drop = FALSE], Yb, type = "procrustes"))
+    }))
+  }
+  list(accuracy = acc, alignment = al, seconds = oo$seconds, n_train = nrow(Ftr), n_test = nrow(Fte))
+}
+
+batch_cache <- new.env()
+
+unit_norm_rows <- function(F) F / pmax(sqrt(rowSums(F^2)), .Machine$double.xmin)
+
+# Tables 1-2 statistic: max over L of the mean over splits.
+best_average <- function(acc, what = c("nn1", "svm")) {
+  what <- match.arg(what)
+  acc <- acc[!is.na(acc[[what]]), , drop = FALSE]
+  ag <- stats::aggregate(acc[[what]], by = acc[c("dataset", "frac", "method", "L")], FUN = mean)
+  names(ag)[5] <- "acc"
+  best <- stats::aggregate(ag$acc, by = ag[c("dataset", "frac", "method")], FUN = max)
+  names(best)[4] <- "acc"
+  stats::reshape(best, idvar = c("dataset", "frac"), timevar = "method", direction = "wide")
+}
+
+# ---- timing (Tables 4-6) -------------------------------------------------------------
+# Per-sample times (ms) of the four rules at the Table-4 size (N training
+# samples of Extended Yale B, D = 200, L = 1200), fit time separately; sparse
+# per-sample time versus D (Table 5) and versus N at D = 100 (Table 6).
+# Timing does not depend on the values of the training embedding, so a random
+# N x L matrix stands in for the LE coordinates (the LE of N = 1241 points is
+# not part of the per-sample cost the paper reports).
+timing_tables <- function(dat, n_test = 50, N = 1241, L = 1200, Ds = seq(80, 200, by = 20),
+                          Ns = seq(600, 1200, by = 100), seed = 1) {
+  set.seed(seed)
+  idx <- sample.int(nrow(dat$x), min(nrow(dat$x), N + n_test))
+  N <- min(N, length(idx) - n_test)
+  L <- min(L, N - 2L)
+  tr <- idx[seq_len(N)]
+  te <- idx[N + seq_len(n_test)]
+  Y <- matrix(stats::rnorm(N * L), N, L)
+  per <- function(expr) {
+    t0 <- proc.time()
+    force(expr)
+    tt <- proc.time() - t0
+    tt[["user.self"]] + tt[["sys.self"]]
+  }
+  feats <- function(D) unit_norm_rows(dat$x %*% random_projection(ncol(dat$x), D, seed = seed))
+  F <- feats(200)
+  t4 <- do.call(rbind, lapply(c("sparse", "lvm", "linear", "rbf"), function(m) {
+    fit_s <- per(mp <- switch(m,
+      sparse = oos_map(F[tr, ], Y, method = "sparse", n_threads = 1),
+      lvm = oos_map(F[tr, ], Y, method = "lvm", k = 3),
+      linear = oos_map(F[tr, ], Y, method = "linear", intercept = FALSE),
+      rbf = suppressWarnings(oos_map(F[tr, ], Y, method = "rbf"))))
+    pred_s <- per(predict(mp, F[te, ], n_threads = 1))
+    data.frame(method = m, N = N, D = 200, L = L, fit_ms = 1000 * fit_s,
+               per_sample_ms = 1000 * pred_s / n_test,
+               fit_plus_one_ms = 1000 * (fit_s + pred_s / n_test))
+  }))
+  t5 <- do.call(rbind, lapply(Ds, function(D) {
+    FD <- feats(D)
+    mp <- oos_map(FD[tr, ], Y, method = "sparse", n_threads = 1)
+    data.frame(D = D, N = N, per_sample_ms = 1000 * per(predict(mp, FD[te, ], n_threads = 1)) / n_test)
+  }))
+  F100 <- feats(100)
+  t6 <- do.call(rbind, lapply(Ns[Ns <= N], function(n) {
+    mp <- oos_map(F100[tr[seq_len(n)], ], Y[seq_len(n), ], method = "sparse", n_threads = 1)
+    data.frame(N = n, D = 100, per_sample_ms = 1000 * per(predict(mp, F100[te, ], n_threads = 1)) / n_test)
+  }))
+  list(table4 = t4, table5 = t5, table6 = t6)
+}
+
+# ---- the paper's numbers (spec-004 section 7) --------------------------------------
+paper_tables <- function() {
+  ds <- c("Yale", "ORL", "UMIST", "YaleB", "PF01", "PIE")
+  fr <- rep(c(0.3, 0.5, 0.7), each = 6)
+  t1 <- data.frame(dataset = rep(ds, 3), frac = fr,
+    sparse = c(72.36, 69.25, 87.56, 87.29, 45.00, 55.79, 81.85, 82.50, 95.03, 91.46, 52.65, 66.20,
+               86.73, 88.75, 97.74, 92.12, 54.41, 72.82),
+    lvm3 = c(51.84, 51.35, 69.72, 46.66, 19.50, 19.86, 70.12, 72.05, 85.90, 61.09, 27.32, 27.47,
+             77.15, 82.16, 93.06, 70.97, 33.99, 35.39),
+    lvm5 = c(41.66, 37.71, 60.49, 31.33, 13.41, 13.75, 61.60, 60.35, 76.04, 46.85, 20.40, 20.57,
+             73.87, 73.66, 85.20, 58.36, 27.06, 26.78),
+    lvm7 = c(33.15, 30.25, 52.65, 24.25, 10.36, 11.18, 52.09, 49.25, 70.03, 39.03, 20.23, 16.79,
+             67.95, 65.41, 79.94, 48.74, 21.52, 21.83),
+    linear = c(65.43, 41.71, 58.31, 49.90, 10.22, 14.58, 68.14, 46.38, 76.25, 53.14, 8.27, 12.26,
+               75.51, 53.25, 80.52, 57.14, 8.66, 13.42),
+    rbf = c(64.38, 43.00, 60.76, 81.45, 34.58, 44.35, 67.90, 52.44, 83.61, 89.61, 42.10, 56.24,
+            75.51, 68.66, 91.79, 92.49, 47.85, 64.03))
+  t2 <- data.frame(dataset = rep(ds, 3), frac = fr,
+    sparse = c(72.10, 65.50, 86.30, 89.57, 44.42, 60.28, 81.00, 82.60, 94.40, 94.14, 53.42, 73.28,
+               87.20, 90.50, 97.40, 95.71, 60.28, 80.71),
+    lvm3 = c(55.00, 51.90, 74.60, 54.00, 20.00, 22.57, 71.70, 75.40, 89.00, 68.85, 28.71, 31.57,
+             78.60, 85.60, 93.20, 78.57, 35.85, 40.57),
+    lvm5 = c(44.00, 40.80, 63.10, 45.57, 14.71, 17.71, 65.80, 64.00, 80.80, 63.00, 23.00, 23.57,
+             78.00, 77.00, 88.00, 75.00, 29.14, 30.14),
+    lvm7 = c(36.30, 31.50, 55.00, 37.57, 10.42, 12.85, 56.20, 52.80, 72.90, 56.42, 17.42, 18.00,
+             72.80, 68.00, 81.70, 69.57, 22.71, 23.71),
+    linear = c(78.50, 48.70, 57.20, 83.28, 24.57, 43.14, 87.20, 53.70, 79.50, 88.28, 20.14, 38.57,
+               86.60, 62.80, 88.20, 90.57, 15.71, 36.71),
+    rbf = c(78.10, 49.50, 61.40, 82.14, 50.28, 59.71, 87.40, 62.60, 86.90, 88.00, 62.28, 74.28,
+            87.40, 75.70, 94.70, 91.00, 72.14, 80.71))
+  t3 <- data.frame(dataset = rep(ds, 3), frac = fr,
+    sparse = c(0.4956, 0.4915, 0.4337, 0.5086, 0.5833, 0.6981, 0.3786, 0.3597, 0.3470, 0.3564, 0.4040,
+               0.4248, 0.2685, 0.2520, 0.2442, 0.1982, 0.2474, 0.2474),
+    lvm3 = c(0.5300, 0.5227, 0.5069, 0.6470, 0.6564, 0.7580, 0.4429, 0.4058, 0.4103, 0.3892, 0.4746,
+             0.4514, 0.3173, 0.2686, 0.2675, 0.2174, 0.2647, 0.2607),
+    linear = c(0.5322, 0.6343, 0.7181, 0.7699, 0.8095, 0.8047, 0.4578, 0.9614, 0.5834, 0.7528, 0.7746,
+               0.7758, 0.3540, 0.3623, 0.3722, 0.6658, 0.6707, 0.6794),
+    rbf = c(0.5306, 0.6319, 0.7016, 0.6384, 0.6466, 0.6352, 0.4549, 0.7167, 0.5564, 0.4958, 0.4433,
+            0.4462, 0.3486, 0.3440, 0.3296, 0.3534, 0.2639, 0.2587))
+  t4 <- data.frame(method = c("sparse", "lvm", "linear", "rbf"), paper_ms = c(840.52, 6.07, 5.50, 139.42))
+  t5 <- data.frame(D = seq(80, 200, by = 20),
+                   paper_ms = c(609.75, 647.27, 677.30, 724.20, 772.98, 804.87, 840.52))
+  t6 <- data.frame(N = seq(600, 1200, by = 100),
+                   paper_ms = c(169.68, 219.23, 285.85, 351.48, 447.37, 513.04, 647.27))
+  list(table1 = t1, table2 = t2, table3 = t3, table4 = t4, table5 = t5, table6 = t6)
+}
+
+# ---- main ------------------------------------------------------------------------------
+if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
+  args <- commandArgs(trailingOnly = TRUE)
+  opt <- function(name, default) {
+    hit <- grep(paste0("^--", name, "="), args, value = TRUE)
+    if (length(hit)) sub(paste0("^--", name, "="), "", hit[1]) else default
+  }
+  n_splits <- as.integer(opt("splits", "10"))
+  fracs <- as.numeric(strsplit(opt("fracs", "0.3,0.5,0.7"), ",")[[1]])
+  sets <- strsplit(opt("data", "Yale,ORL,UMIST,YaleB,PIE"), ",")[[1]]
+  use_svm <- as.logical(opt("svm", "TRUE"))
+  use_al <- as.logical(opt("alignment", "TRUE"))
+  do_timing <- as.logical(opt("timing", "TRUE"))
+  out_dir <- opt("out", file.path("inst", "experiments", "results"))
+  dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
+  cat("PF01 is not available in the shared data; its rows stay empty.\n")
+  acc <- list(); al <- list(); info <- list()
+  for (s in sets) {
+    dat <- sparse_oos_data(s)
+    for (f in fracs) for (sp in seq_len(n_splits)) {
+      t0 <- proc.time()[["elapsed"]]
+      r <- run_split(dat, f, sp, svm = use_svm, alignment = use_al)
+      acc[[length(acc) + 1]] <- r$accuracy
+      al[[length(al) + 1]] <- r$alignment
+      info[[length(info) + 1]] <- data.frame(dataset = s, frac = f, split = sp, n_train = r$n_train,
+                                             n_test = r$n_test, t(r$seconds),
+                                             total_seconds = proc.time()[["elapsed"]] - t0)
+      cat(sprintf("%s frac %.1f split %d: N = %d, %.1f s\n", s, f, sp, r$n_train,
+                  proc.time()[["elapsed"]] - t0))
+      utils::write.csv(do.call(rbind, acc), file.path(out_dir, "sparse-oos-accuracy.csv"), row.names = FALSE)
+      if (length(al)) utils::write.csv(do.call(rbind, al), file.path(out_dir, "sparse-oos-alignment.csv"), row.names = FALSE)
+      utils::write.csv(do.call(rbind, info), file.path(out_dir, "sparse-oos-splits.csv"), row.names = FALSE)
+    }
+  }
+  if (do_timing && "YaleB" %in% list_image_data()) {
+    tt <- timing_tables(sparse_oos_data("YaleB"))
+    for (nm in names(tt)) {
+      utils::write.csv(tt[[nm]], file.path(out_dir, sprintf("sparse-oos-timing-%s.csv", nm)), row.names = FALSE)
+    }
+  }
+  writeLines(c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
+               "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection; timing uses seed 1",
+               sprintf("finished: %s; load average: %s", format(Sys.time(), tz = "UTC", usetz = TRUE),
+                       tryCatch(paste(readLines("/proc/loadavg", warn = FALSE), collapse = " "),
+                                error = function(e) "unknown")),
+               "", utils::capture.output(print(utils::sessionInfo()))),
+             file.path(out_dir, "sparse-oos-session.txt"))
+}
