@@ -71,7 +71,7 @@
 #' \eqn{O(r d)} per point. With every row a landmark it reproduces the exact
 #' path.
 #'
-#' **Bad input.** `k < p + 2` and `p` outside \[`ndim`, `ncol(X)`\] are errors
+#' **Bad input.** `k < p + 2` and `p > ncol(X)` are errors
 #' (`k = p + 1` would fit every clique exactly); `sigma <= 0`, `gamma <= 0`,
 #' `mu < 0` are errors; a disconnected clique graph gives a
 #' `manifoldOOS_disconnected_warning` (with `mu > 0` the global term still
@@ -83,7 +83,10 @@
 #' @param ndim Target dimension \eqn{m}.
 #' @param k Clique size *including* the point itself (the point and its
 #'   `k - 1` nearest neighbours).
-#' @param p Local PCA dimension (default `ndim`, spec 2.2).
+#' @param p Local PCA dimension (default `ndim`, spec 2.2): the dimension of
+#'   the local tangent model. The paper takes \eqn{p \in [m, d]}; `p` below
+#'   `ndim` is allowed for manifolds of lower intrinsic dimension embedded in
+#'   more dimensions (a closed loop drawn in 2-D: `p = 1`, `ndim = 2`).
 #' @param gamma Ridge parameter of the local and global regressions.
 #' @param mu Weight of the global term (\eqn{\ge 0}).
 #' @param kernel `"rbf"`, `"linear"`, `"polynomial"` or a function `f(A, B)`.
@@ -127,8 +130,8 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
   ndim <- check_ndim(ndim, n - 2L)
   k <- check_k(k, n + 1L, min = 2L)
   p <- check_number(p, "p", lower = 1, integer = TRUE)
-  if (p < ndim || p > ncol(X)) {
-    abort_input("p", sprintf("must lie in [ndim, ncol(X)] = [%d, %d]; got %d.", ndim, ncol(X), p))
+  if (p > ncol(X)) {
+    abort_input("p", sprintf("must lie in [1, ncol(X)] = [1, %d]; got %d.", ncol(X), p))
   }
   if (k < p + 2L) {
     abort_input("k", sprintf(paste0("must be at least p + 2 = %d (a clique of p + 1 points is fitted ",

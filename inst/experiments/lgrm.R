@@ -16,6 +16,15 @@
 # (reconstruction weights), LE (Nystrom), KPCA (exact), KLPP (kernel map);
 # KPCA/KLPP use the same RBF width (package convention sigma / sqrt(2)).
 suppressPackageStartupMessages(library(manifoldOOS))
+# image data: option / MANIFOLDOOS_DATA, else ../shared/data next to the repository
+if (!nzchar(image_data_path())) {
+  for (cand in c("../shared/data", "../../shared/data", "../../../shared/data")) {
+    if (dir.exists(cand)) {
+      options(manifoldOOS.data = normalizePath(cand))
+      break
+    }
+  }
+}
 
 lgrm_exp <- new.env()
 local(envir = lgrm_exp, {
@@ -148,22 +157,27 @@ local(envir = lgrm_exp, {
     c(spearman = abs(stats::cor(Y[, 1], seq_len(n), method = "spearman")), misplaced = mis)
   }
 
-  teapots <- function(path = image_data_path(), methods = methods7) {
+  # 100-frame teapots: loop (all frames) for several k, and the half-rotation
+  # arc (first 50 frames; the paper's "first 200 of 400, k = 30" is k/n = 0.15).
+  teapots <- function(path = image_data_path(), methods = methods7, k_loop = c(4L, 5L, 6L, 8L, 10L),
+                      k_arc = c(5L, 8L, 30L)) {
     tp <- load_image_data("Teapots", path = path)
     X <- tp$x / 255
     n <- nrow(X)
-    full <- do.call(rbind, lapply(methods, function(m) {
-      r <- safe_run(m, X, NULL, 100, 10)
-      data.frame(case = sprintf("all %d frames, k = 10", n), method = m,
-                 misplaced = if (is.null(r)) NA else loop_misplaced(r$train), spearman = NA)
+    full <- do.call(rbind, lapply(k_loop, function(kk) {
+      do.call(rbind, lapply(methods, function(m) {
+        r <- safe_run(m, X, NULL, 100, kk)
+        data.frame(case = sprintf("all %d frames", n), k = kk, method = m,
+                   misplaced = if (is.null(r)) NA else loop_misplaced(r$train), spearman = NA)
+      }))
     }))
     half <- seq_len(n / 2)
-    arcs <- do.call(rbind, lapply(c(8L, 30L), function(kk) {
+    arcs <- do.call(rbind, lapply(k_arc, function(kk) {
       do.call(rbind, lapply(methods, function(m) {
         r <- safe_run(m, X[half, ], NULL, 100, kk)
         sc <- if (is.null(r)) c(NA, NA) else arc_scores(r$train)
-        data.frame(case = sprintf("first %d frames, k = %d", length(half), kk), method = m,
-                   misplaced = sc[2], spearman = sc[1])
+        data.frame(case = sprintf("first %d frames", length(half)), k = kk, method = m,
+                   misplaced = unname(sc[2]), spearman = unname(sc[1]))
       }))
     }))
     rbind(full, arcs)
