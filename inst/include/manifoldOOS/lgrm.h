@@ -19,6 +19,7 @@
 #define MANIFOLDOOS_LGRM_H
 
 #include <armadillo>
+#include <Eigen/Dense>
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>
 #include <algorithm>
@@ -36,6 +37,42 @@
 #include "parallel.h"
 
 namespace manifoldOOS {
+
+// ---- large dense products -------------------------------------------------------
+// The n x n and n x r products of LGRM go through Eigen's own blocked,
+// vectorised GEMM on mapped Armadillo memory (several times faster than a
+// reference BLAS; identical results up to rounding).
+namespace detail {
+inline Eigen::Map<const Eigen::MatrixXd> emat(const arma::mat& A) {
+  return Eigen::Map<const Eigen::MatrixXd>(A.memptr(), A.n_rows, A.n_cols);
+}
+inline Eigen::Map<Eigen::MatrixXd> emat(arma::mat& A) {
+  return Eigen::Map<Eigen::MatrixXd>(A.memptr(), A.n_rows, A.n_cols);
+}
+}  // namespace detail
+
+// A * B (ta: use A', tb: use B').
+inline arma::mat lgrm_mult(const arma::mat& A, const arma::mat& B, bool ta = false, bool tb = false) {
+  const arma::uword r = ta ? A.n_cols : A.n_rows, c = tb ? B.n_rows : B.n_cols;
+  const arma::uword ia = ta ? A.n_rows : A.n_cols, ib = tb ? B.n_cols : B.n_rows;
+  if (ia != ib) throw input_error("internal: non-conformable product");
+  arma::mat C(r, c);
+  auto Cm = detail::emat(C);
+  if (!ta && !tb) Cm.noalias() = detail::emat(A) * detail::emat(B);
+  else if (ta && !tb) Cm.noalias() = detail::emat(A).transpose() * detail::emat(B);
+  else if (!ta && tb) Cm.noalias() = detail::emat(A) * detail::emat(B).transpose();
+  else Cm.noalias() = detail::emat(A).transpose() * detail::emat(B).transpose();
+  return C;
+}
+
+// A' A (symmetric rank-k update, lower triangle computed and mirrored).
+inline arma::mat lgrm_crossprod(const arma::mat& A) {
+  arma::mat C(A.n_cols, A.n_cols, arma::fill::zeros);
+  auto Cm = detail::emat(C);
+  Cm.selfadjointView<Eigen::Lower>().rankUpdate(detail::emat(A).transpose());
+  Cm.triangularView<Eigen::StrictlyUpper>() = Cm.transpose();
+  return C;
+}
 
 // ---- local term ---------------------------------------------------------------
 
@@ -142,9 +179,10 @@ inline lgrm_kernel_eig lgrm_kernel_decompose(arma::mat& K) {
 
 // H Q diag(f) Q' H (dense, n x n).
 inline arma::mat lgrm_spectral_matrix(const lgrm_kernel_eig& e, const arma::vec& f) {
-  arma::mat B = e.Q;
-  B.each_row() %= arma::sqrt(f).t();
-  arma::mat G = B * B.t();
+  arma::mat Bt = e.Q.t();
+  Bt.each_col() %= arma::sqrt(f);
+  arma::mat G = lgrm_crossprod(Bt);
+  Bt.reset();
   const kernel_centering c = kernel_center_stats(G);
   kernel_center_train(G, c);
   return 0.5 * (G + G.t());
@@ -179,24 +217,23 @@ class lgrm_dense_chol_op {
   Eigen::Index cols() const { return A_.n_cols; }
   void set_shift(double sigma) {
     if (factored_ && sigma == sigma_) return;
-    arma::mat S = A_;
-    S.diag() -= sigma;
-    if (!arma::chol(R_, S)) throw input_error("the LGRM matrix is not positive semidefinite (Cholesky failed)");
+    Eigen::MatrixXd S = detail::emat(A_);
+    S.diagonal().array() -= sigma;
+    llt_.compute(S);
+    if (llt_.info() != Eigen::Success)
+      throw input_error("the LGRM matrix is not positive semidefinite (Cholesky failed)");
     sigma_ = sigma;
     factored_ = true;
   }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
-    const arma::uword n = A_.n_rows;
-    const arma::vec xv(const_cast<double*>(x), n, false, true);
-    arma::vec yv(y, n, false, true);
-    const arma::vec z = arma::solve(arma::trimatl(R_.t()), xv, arma::solve_opts::fast);
-    yv = arma::solve(arma::trimatu(R_), z, arma::solve_opts::fast);
+    const Eigen::Index n = A_.n_rows;
+    Eigen::Map<Eigen::VectorXd>(y, n) = llt_.solve(Eigen::Map<const Eigen::VectorXd>(x, n));
   }
 
  private:
   const arma::mat& A_;
-  arma::mat R_;
+  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt_;
   double sigma_ = 0.0;
   bool factored_ = false;
   detail::op_poller poll_;
@@ -354,7 +391,7 @@ class lgrm_woodbury_op {
       Eigen::Map<Eigen::VectorXd>(Z0_.colptr(j), n_) = ldlt_.solve(b);
     }
     flag.rethrow_if_stopped();
-    const arma::mat G = U_.t() * Z0_;
+    const arma::mat G = lgrm_mult(U_, Z0_, true, false);
     T_ = arma::eye(r + 1, r + 1) + C_ * G;
   }
   Eigen::Index rows() const { return n_; }
@@ -410,11 +447,10 @@ inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& C
   if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
   if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
   const arma::mat Wm12 = lgrm_inv_sqrt(WZ, rank);
-  arma::mat F = Ckz * Wm12;                 // Phi
+  arma::mat F = lgrm_mult(Ckz, Wm12);       // Phi
   const arma::rowvec phibar = arma::mean(F, 0);
   F.each_row() -= phibar;                   // F = H Phi
-  arma::mat FtF = F.t() * F;
-  FtF = 0.5 * (FtF + FtF.t());
+  arma::mat FtF = lgrm_crossprod(F);
   arma::mat Sinv = FtF;
   Sinv.diag() += gamma;
   arma::mat S = arma::inv_sympd(Sinv);
