@@ -1,6 +1,9 @@
 # Benchmarks for LGRM (issue 6; sourced by bench/run.R: `Rscript bench/run.R lgrm`).
+# Elapsed and CPU seconds are printed (the machine may be shared).
+#   * predict() of 100,000 new points with an exact n = 1000 fit (rows/s);
 #   * exact fit of a 5000-point Swiss roll (paper parameters: k = 10, sigma = 10,
-#     mu = 1e-5, gamma = 1e-4) and predict() of 100,000 new points (rows/s);
+#     mu = 1e-5, gamma = 1e-4; run last, the slowest part) and predict() of
+#     100,000 new points with it (rows/s);
 #   * the Nystrom path: n = 100,000 with r = 500 landmarks (fit time, predict
 #     rows/s) and its agreement with the exact fit of a 3000-point subsample
 #     (Procrustes error of the two maps on 2000 fresh points, and affine R^2

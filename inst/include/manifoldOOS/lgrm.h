@@ -511,45 +511,39 @@ inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& C
 // ---- out-of-sample map -------------------------------------------------------------------
 
 // y(x) = beta' kappa(x, B) + c for every row of Xnew (B: training rows or
-// landmarks). Each row is computed independently (the result of a row does
-// not depend on the batch); threaded over rows.
+// landmarks). Each row is computed on its own with the same operations (the
+// result of a row does not depend on the batch); threaded over rows. The
+// kernel row is built column by column of B (contiguous, vectorised) and
+// exponentiated with Eigen's vectorised exp.
 inline arma::mat lgrm_predict(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
                               const arma::mat& Xnew, const kernel_spec& ks, int n_threads = 0) {
   check_kernel(ks);
   if (Xnew.n_cols != B.n_cols) throw input_error("`newdata` has the wrong number of columns");
   if (beta.n_rows != B.n_rows) throw input_error("`beta` does not match the stored rows");
-  const arma::uword nb = B.n_rows, d = B.n_cols, m = beta.n_cols, nn = Xnew.n_rows;
+  const Eigen::Index nb = B.n_rows, d = B.n_cols, m = beta.n_cols;
+  const arma::uword nn = Xnew.n_rows;
   arma::mat Y(nn, m);
-  const arma::mat Bt = B.t();        // d x nb, columns contiguous
-  const arma::mat betat = beta.t();  // m x nb
+  const auto Bm = detail::emat(B);        // nb x d, columns contiguous
+  const auto betam = detail::emat(beta);  // nb x m
   const double cr = -1.0 / (2.0 * ks.sigma * ks.sigma);
   parallel_row_blocks(
       nn, 4096, n_threads, [](std::size_t, std::size_t) {},
-      [&]() { return arma::vec(nb); },
-      [&](arma::vec& kr, std::size_t i) {
-        const double* x = Xnew.memptr();
-        for (arma::uword j = 0; j < nb; ++j) {
-          const double* b = Bt.colptr(j);
-          double v = 0.0;
-          if (ks.type == kernel_type::rbf) {
-            for (arma::uword a = 0; a < d; ++a) {
-              const double t = x[i + a * nn] - b[a];
-              v += t * t;
-            }
-            kr(j) = std::exp(cr * v);
-          } else {
-            for (arma::uword a = 0; a < d; ++a) v += x[i + a * nn] * b[a];
-            kr(j) = ks.type == kernel_type::linear ? v : std::pow(ks.gamma * v + ks.coef0, ks.degree);
+      [&]() { return Eigen::ArrayXd(nb); },
+      [&](Eigen::ArrayXd& acc, std::size_t i) {
+        acc.setZero();
+        if (ks.type == kernel_type::rbf) {
+          for (Eigen::Index a = 0; a < d; ++a) acc += (Bm.col(a).array() - Xnew(i, a)).square();
+          acc = (cr * acc).exp();
+        } else {
+          for (Eigen::Index a = 0; a < d; ++a) acc += Bm.col(a).array() * Xnew(i, a);
+          if (ks.type == kernel_type::polynomial) {
+            const double g = ks.gamma, c0 = ks.coef0, deg = ks.degree;
+            acc = (g * acc + c0).pow(deg);
           }
         }
-        for (arma::uword q = 0; q < m; ++q) {
-          const double* bq = betat.memptr() + q;
-          double s = 0.0;
-          for (arma::uword j = 0; j < nb; ++j) s += bq[j * m] * kr(j);
-          Y(i, q) = s + c(q);
-        }
+        for (Eigen::Index q = 0; q < m; ++q) Y(i, q) = betam.col(q).dot(acc.matrix()) + c(q);
       },
-      [](arma::vec&) {}, 64);
+      [](Eigen::ArrayXd&) {}, 64);
   return Y;
 }
 
