@@ -97,7 +97,7 @@ local(envir = lgrm_exp, {
 
   # E5: splits of D into A (train) and B (test); truth = NULL: no failure test.
   fig5 <- function(X, truth, n_train, n_splits, seed, sigma, k = 10, methods = methods5,
-                   n_total = nrow(X)) {
+                   n_total = nrow(X), save = NULL) {
     rows <- list()
     set.seed(seed)
     for (s in seq_len(n_splits)) {
@@ -120,6 +120,8 @@ local(envir = lgrm_exp, {
         rows[[length(rows) + 1L]] <- data.frame(split = s, method = m, error = err, failed = failed,
                                                 oos_s = part$oos_time)
       }
+      # runs so far (a long run that is stopped keeps its finished splits)
+      if (!is.null(save)) utils::write.csv(do.call(rbind, rows), save, row.names = FALSE)
     }
     do.call(rbind, rows)
   }
@@ -231,7 +233,8 @@ if (sys.nframe() == 0L) {
   }
   if ("fig5" %in% parts) {
     d <- swiss_roll(1000, convention = "wittman", seed = seed + 2L)
-    runs <- E$fig5(d$x, d$truth_isometric, 800, n_splits, seed + 3L, sigma = 10)
+    runs <- E$fig5(d$x, d$truth_isometric, 800, n_splits, seed + 3L, sigma = 10,
+                   save = file.path(out, "lgrm-fig5-swissroll-runs.csv"))
     utils::write.csv(runs, file.path(out, "lgrm-fig5-swissroll-runs.csv"), row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
@@ -250,7 +253,8 @@ if (sys.nframe() == 0L) {
   if ("frey" %in% parts && have_data("Frey")) {
     fr <- load_image_data("Frey")
     X <- fr$x / 255
-    runs <- E$fig5(X, NULL, 1575, n_splits, seed + 4L, sigma = 100, n_total = 1775)
+    runs <- E$fig5(X, NULL, 1575, n_splits, seed + 4L, sigma = 100, n_total = 1775,
+                   save = file.path(out, "lgrm-fig5-frey-runs.csv"))
     utils::write.csv(runs, file.path(out, "lgrm-fig5-frey-runs.csv"), row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
