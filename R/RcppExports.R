@@ -145,6 +145,26 @@
     .Call(`_manifoldOOS_mo_le_extend_full`, X, Y, lambda, degree, Q, variant, nystrom, binary, sigma)
 }
 
+.mo_lgrm_local <- function(X, nbhd1, p, gamma, n_threads) {
+    .Call(`_manifoldOOS_mo_lgrm_local`, X, nbhd1, p, gamma, n_threads)
+}
+
+.mo_lgrm_fit <- function(Lloc, X, Kuser, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, dense, opts) {
+    .Call(`_manifoldOOS_mo_lgrm_fit`, Lloc, X, Kuser, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, dense, opts)
+}
+
+.mo_lgrm_fit_nystrom <- function(Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads) {
+    .Call(`_manifoldOOS_mo_lgrm_fit_nystrom`, Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads)
+}
+
+.mo_lgrm_global <- function(K, gamma) {
+    .Call(`_manifoldOOS_mo_lgrm_global`, K, gamma)
+}
+
+.mo_lgrm_predict <- function(B, beta, c, Xnew, type, sigma, kgamma, coef0, degree, n_threads) {
+    .Call(`_manifoldOOS_mo_lgrm_predict`, B, beta, c, Xnew, type, sigma, kgamma, coef0, degree, n_threads)
+}
+
 .mo_linear_projection <- function(Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig) {
     .Call(`_manifoldOOS_mo_linear_projection`, Xc, N, b, constraint, which, m, pca, force_pca, ridge, rank_tol, dense_max, deflate, eig)
 }

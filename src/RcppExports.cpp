@@ -545,6 +545,94 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_lgrm_local
+Rcpp::List mo_lgrm_local(const arma::mat& X, const arma::imat& nbhd1, int p, double gamma, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_lgrm_local(SEXP XSEXP, SEXP nbhd1SEXP, SEXP pSEXP, SEXP gammaSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_local(X, nbhd1, p, gamma, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lgrm_fit
+Rcpp::List mo_lgrm_fit(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& X, const arma::mat& Kuser, std::string type, double sigma, double kgamma, double coef0, double degree, int ndim, double gamma, double mu, bool dense, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_lgrm_fit(SEXP LlocSEXP, SEXP XSEXP, SEXP KuserSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP kgammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP ndimSEXP, SEXP gammaSEXP, SEXP muSEXP, SEXP denseSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type Lloc(LlocSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Kuser(KuserSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type kgamma(kgammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< bool >::type dense(denseSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_fit(Lloc, X, Kuser, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, dense, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lgrm_fit_nystrom
+Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& Ckz, const arma::mat& WZ, int ndim, double gamma, double mu, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_lgrm_fit_nystrom(SEXP LlocSEXP, SEXP CkzSEXP, SEXP WZSEXP, SEXP ndimSEXP, SEXP gammaSEXP, SEXP muSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type Lloc(LlocSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Ckz(CkzSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type WZ(WZSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_fit_nystrom(Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lgrm_global
+arma::mat mo_lgrm_global(const arma::mat& K, double gamma);
+RcppExport SEXP _manifoldOOS_mo_lgrm_global(SEXP KSEXP, SEXP gammaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type K(KSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_global(K, gamma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lgrm_predict
+arma::mat mo_lgrm_predict(const arma::mat& B, const arma::mat& beta, const arma::vec& c, const arma::mat& Xnew, std::string type, double sigma, double kgamma, double coef0, double degree, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_lgrm_predict(SEXP BSEXP, SEXP betaSEXP, SEXP cSEXP, SEXP XnewSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP kgammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type B(BSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type c(cSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type kgamma(kgammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_predict(B, beta, c, Xnew, type, sigma, kgamma, coef0, degree, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_linear_projection
 Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::SparseMatrix<double>> N, const arma::vec& b, std::string constraint, std::string which, int m, bool pca, bool force_pca, double ridge, double rank_tol, int dense_max, bool deflate, Rcpp::List eig);
 RcppExport SEXP _manifoldOOS_mo_linear_projection(SEXP XcSEXP, SEXP NSEXP, SEXP bSEXP, SEXP constraintSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP pcaSEXP, SEXP force_pcaSEXP, SEXP ridgeSEXP, SEXP rank_tolSEXP, SEXP dense_maxSEXP, SEXP deflateSEXP, SEXP eigSEXP) {
@@ -1253,6 +1341,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
     {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
     {"_manifoldOOS_mo_le_extend_full", (DL_FUNC) &_manifoldOOS_mo_le_extend_full, 9},
+    {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},
+    {"_manifoldOOS_mo_lgrm_fit", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit, 13},
+    {"_manifoldOOS_mo_lgrm_fit_nystrom", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit_nystrom, 8},
+    {"_manifoldOOS_mo_lgrm_global", (DL_FUNC) &_manifoldOOS_mo_lgrm_global, 2},
+    {"_manifoldOOS_mo_lgrm_predict", (DL_FUNC) &_manifoldOOS_mo_lgrm_predict, 10},
     {"_manifoldOOS_mo_linear_projection", (DL_FUNC) &_manifoldOOS_mo_linear_projection, 13},
     {"_manifoldOOS_mo_lle_cost_matrix", (DL_FUNC) &_manifoldOOS_mo_lle_cost_matrix, 2},
     {"_manifoldOOS_mo_ridge_coefficients", (DL_FUNC) &_manifoldOOS_mo_ridge_coefficients, 3},

@@ -1,0 +1,350 @@
+#' Local and global regressive mapping (LGRM)
+#'
+#' Yang, Nie, Xiang, Zhuang & Wang's LGRM (AAAI 2010): a manifold embedding
+#' learned together with a closed-form, neighbour-free out-of-sample map.
+#'
+#' **Local term.** Each point's clique \eqn{N_i} (the point and its `k - 1`
+#' nearest neighbours) is centred and reduced by local PCA to `p`
+#' dimensions; a ridge regression (parameter `gamma`) from the local
+#' coordinates to the embedding leaves the residual matrix
+#' \eqn{A_i = H_k - \sum_{j \le p} \frac{s_j^2}{s_j^2 + \gamma} u_j u_j^\top}
+#' (eq. 10 in its SVD form; \eqn{u_j, s_j} the clique's left singular pairs).
+#' \eqn{L_l = \sum_i S_i A_i S_i^\top} is sparse, symmetric PSD, with
+#' \eqn{L_l 1 = 0}. As \eqn{\gamma \to 0} with `p = ndim` it is LTSA's
+#' alignment matrix.
+#'
+#' **Global term.** A kernel ridge regression with an unpenalised bias gives
+#' \eqn{L_g = \gamma H (HKH + \gamma I)^{-1} H} (eq. 18). One
+#' eigendecomposition \eqn{HKH = Q \Lambda Q^\top} gives both \eqn{L_g} and the
+#' out-of-sample coefficients.
+#'
+#' **Embedding.** `Y` = the bottom `ndim` eigenvectors of
+#' \eqn{M = L_{loc} + \mu L_g} after the constant null vector is removed by
+#' deflation (\eqn{M + \tau 11^\top/n}, \eqn{\tau = 2\,\mathrm{tr}(M)/n}); columns
+#' are orthonormal and centred (\eqn{Y^\top Y = I}, \eqn{Y^\top 1 = 0}), signs
+#' fixed (largest entry positive). `mu = 0` is the pure local method
+#' (footnote 1 of the paper).
+#'
+#' **Out-of-sample map** (`predict(fit, newdata)`, rule `"regression"`):
+#' \eqn{y(x) = \beta^\top k(x) + c} with
+#' \eqn{\beta = H (HKH + \gamma I)^{-1} Y} and \eqn{c = \bar y - \beta^\top K1/n},
+#' computed in C++ (threaded over rows, each row independently). The map is
+#' a kernel ridge regression of `Y` and does not interpolate it: on the
+#' training rows it returns \eqn{Y - \gamma (HKH + \gamma I)^{-1} Y}, whose
+#' RMS is stored as `train_residual_rms`. `predict(fit)` without `newdata`
+#' returns `Y`.
+#'
+#' **The framework** (eq. 23): `local` may be `"lgrm"` (\eqn{L_l}), `"ltsa"`
+#' (LTSA's alignment matrix), `"le"` (unnormalised graph Laplacian
+#' \eqn{D - W} of the symmetrised `(k - 1)`-NN graph with heat weights
+#' \eqn{\exp(-\|x_i - x_j\|^2/t)}, `t` = mean squared kNN-edge length unless
+#' `le_t` is given), `"lle"` (\eqn{(I - R)^\top (I - R)}, `k - 1` neighbours,
+#' regulariser `lle_reg` times the trace), or a user-supplied sparse or dense
+#' symmetric PSD \eqn{n \times n} matrix with \eqn{L1 = 0}. With the linear
+#' kernel and \eqn{\mu = 0} the map is spectral regression (Prop. 3), with a
+#' nonlinear kernel kernel spectral regression (Prop. 4); with
+#' \eqn{\mu \to \infty}, \eqn{\mu\gamma \to 0} the embedding tends to LPP
+#' (linear kernel, Prop. 1) or KLPP (Prop. 2), both with the covariance
+#' constraint.
+#'
+#' **Kernels.** `"rbf"`: \eqn{\exp(-\|a - b\|^2/\sigma^2)} (the paper's eq. 17,
+#' *no factor 2*; `sigma = "median"` uses the median pairwise distance);
+#' `"linear"`: \eqn{a^\top b}; `"polynomial"`: \eqn{(a^\top b + c_0)^q}
+#' (`coef0`, `degree`); or a function `f(A, B)` returning the
+#' `nrow(A) x nrow(B)` kernel matrix.
+#'
+#' **Eigen-solvers.** The exact path needs the `n x n` kernel matrix and a
+#' full eigendecomposition of \eqn{HKH} (\eqn{O(n^3)} time, about four dense
+#' `n x n` matrices of memory). The bottom eigenvectors of the dense \eqn{M}
+#' come from LAPACK (`eigen_solver = "dense"`, default for \eqn{n \le 3000})
+#' or from shift-invert Lanczos with a dense Cholesky factor of
+#' \eqn{M + \epsilon I} (`"iterative"`).
+#'
+#' **Landmarks (Nyström, spec 4.3).** `landmarks = r` (a number) samples `r`
+#' training rows (seeded by `seed`); a vector of row indices uses those rows.
+#' The kernel is replaced by \eqn{K \approx \Phi\Phi^\top},
+#' \eqn{\Phi = \kappa(X, Z) W_Z^{-1/2}}, so \eqn{L_g \approx H - F(F^\top F +
+#' \gamma I)^{-1} F^\top} with \eqn{F = H\Phi}; the eigenproblem is solved by
+#' shift-invert Lanczos with a sparse LDL' factor of \eqn{L_{loc} + (\mu +
+#' \epsilon) I} and the Woodbury identity. Training costs
+#' \eqn{O(n r^2 + r^3)} plus the sparse factorisation, prediction
+#' \eqn{O(r d)} per point. With every row a landmark it reproduces the exact
+#' path.
+#'
+#' **Scale of `gamma`.** `gamma` is absolute: it is compared with the squared
+#' local singular values \eqn{s_j^2}, which shrink as the sampling gets denser
+#' (like \eqn{n^{-2/q}} on a \eqn{q}-dimensional manifold). The paper's
+#' \eqn{10^{-4}} suits about 1000 Swiss-roll points; on 20,000 or 100,000
+#' points it over-penalises the local tangent fits and the embedding no longer
+#' unrolls (affine \eqn{R^2} about 0.94, measured). A much smaller `gamma`
+#' restores it (measured: `gamma = 1e-7` gives 0.999998 at \eqn{n = 20000};
+#' at \eqn{n = 100000}, `gamma = 1e-6` gives 0.945 and `gamma = 1e-8` 0.996). With
+#' \eqn{\gamma \to 0} the local term is LTSA's.
+#'
+#' **Bad input.** `k < p + 2` and `p > ncol(X)` are errors
+#' (`k = p + 1` would fit every clique exactly); `sigma <= 0`, `gamma <= 0`,
+#' `mu < 0` are errors; a disconnected clique graph gives a
+#' `manifoldOOS_disconnected_warning` (with `mu > 0` the global term still
+#' links the components; with `mu = 0` the embedding is not determined);
+#' duplicated rows are kept with a warning; cliques whose `p`-th local
+#' singular value is below \eqn{10^{-10}} times the first are counted.
+#'
+#' @param X Training data: a numeric matrix or data frame, rows are points.
+#' @param ndim Target dimension \eqn{m}.
+#' @param k Clique size *including* the point itself (the point and its
+#'   `k - 1` nearest neighbours).
+#' @param p Local PCA dimension (default `ndim`, spec 2.2): the dimension of
+#'   the local tangent model. The paper takes \eqn{p \in [m, d]}; `p` below
+#'   `ndim` is allowed for manifolds of lower intrinsic dimension embedded in
+#'   more dimensions (a closed loop drawn in 2-D: `p = 1`, `ndim = 2`).
+#' @param gamma Ridge parameter of the local and global regressions.
+#' @param mu Weight of the global term (\eqn{\ge 0}).
+#' @param kernel `"rbf"`, `"linear"`, `"polynomial"` or a function `f(A, B)`.
+#' @param sigma RBF width (eq. 17) or `"median"`.
+#' @param local `"lgrm"`, `"le"`, `"lle"`, `"ltsa"` or an \eqn{n \times n}
+#'   symmetric PSD matrix with zero row sums (see Details).
+#' @param landmarks `NULL` (exact) or the number of landmarks, or their row
+#'   indices (Nyström path).
+#' @param degree,coef0 Polynomial kernel \eqn{(a^\top b + c_0)^q}.
+#' @param gamma_local,gamma_global Separate ridge parameters (default `gamma`).
+#' @param le_t Heat-kernel parameter for `local = "le"` (`NULL`: mean squared
+#'   kNN-edge length).
+#' @param lle_reg Regulariser of the LLE weights for `local = "lle"`.
+#' @param eigen_solver `"auto"`, `"dense"` or `"iterative"`.
+#' @param seed Seed for the landmark sample (`NULL`: current stream).
+#' @return A `manifold_fit` of subclass `manifold_lgrm` with, besides the
+#'   common fields, `basis` (the training rows, or the landmarks), `beta`,
+#'   `c`, `kernel` (its specification; `params$sigma` is the eq. 17 width),
+#'   `train_residual_rms`, `quad` (\eqn{\mathrm{tr}(Y^\top L_{loc} Y)},
+#'   \eqn{\mathrm{tr}(Y^\top L_g Y)}), `n_rank_deficient`, `n_components`
+#'   (of the clique graph), `n_duplicates`, `landmarks` and `solver`.
+#' @references Yang, Y., Nie, F., Xiang, S., Zhuang, Y. and Wang, W. (2010).
+#'   Local and global regressive mapping for manifold learning with
+#'   out-of-sample extrapolation. AAAI-10.
+#' @seealso [ltsa()], [spectral_regression()], [klpp()], [lpp()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(700, convention = "wittman", seed = 1)
+#' fit <- lgrm(roll$x[1:500, ], ndim = 2, k = 10, sigma = 10)
+#' fit
+#' y_new <- predict(fit, roll$x[501:700, ])
+#' plot(fit, color = roll$color[1:500], newdata = roll$x[501:700, ],
+#'      new_color = roll$color[501:700])
+lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel = "rbf",
+                 sigma = "median", local = c("lgrm", "le", "lle", "ltsa"), landmarks = NULL,
+                 degree = 2, coef0 = 1, gamma_local = gamma, gamma_global = gamma, le_t = NULL,
+                 lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL) {
+  call <- match.call()
+  X <- as_data_matrix(X, "X", min_rows = 4L)
+  n <- nrow(X)
+  ndim <- check_ndim(ndim, n - 2L)
+  k <- check_k(k, n + 1L, min = 2L)
+  p <- check_number(p, "p", lower = 1, integer = TRUE)
+  if (p > ncol(X)) {
+    abort_input("p", sprintf("must lie in [1, ncol(X)] = [1, %d]; got %d.", ncol(X), p))
+  }
+  if (k < p + 2L) {
+    abort_input("k", sprintf(paste0("must be at least p + 2 = %d (a clique of p + 1 points is fitted ",
+                                    "exactly by its local coordinates); got %d."), p + 2L, k))
+  }
+  gamma <- check_number(gamma, "gamma", lower = 0, lower_open = TRUE)
+  gamma_local <- check_number(gamma_local, "gamma_local", lower = 0)
+  gamma_global <- check_number(gamma_global, "gamma_global", lower = 0, lower_open = TRUE)
+  mu <- check_number(mu, "mu", lower = 0)
+  lle_reg <- check_number(lle_reg, "lle_reg", lower = 0)
+  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "iterative"), "eigen_solver")
+  seed <- check_seed(seed)
+  user_local <- !is.character(local)
+  if (!user_local) local <- check_choice(local, c("lgrm", "le", "lle", "ltsa"), "local")
+  ks <- lgrm_kernel(kernel, sigma, degree, coef0, X)
+  threads <- default_threads()
+
+  res <- timed({
+    # ---- local matrix
+    n_def <- 0L
+    n_dup <- 0L
+    n_comp <- 1L
+    if (user_local) {
+      L <- lgrm_check_local(local, n)
+    } else {
+      nb <- lgrm_cliques(X, k)
+      n_comp <- nb$n_components
+      n_dup <- count_duplicates(X, nb$dist)
+      warn_duplicates(n_dup, "LGRM")
+      nbhd <- cbind(seq_len(n), nb$idx)
+      storage.mode(nbhd) <- "integer"
+      L <- switch(local,
+        lgrm = {
+          lo <- core(.mo_lgrm_local(X, nbhd, p, gamma_local, threads))
+          n_def <- as.integer(lo$n_rank_deficient)
+          lo$L
+        },
+        ltsa = core(.mo_ltsa_alignment(X, nbhd, ndim)),
+        le = lgrm_le_laplacian(X, nb, le_t),
+        lle = lle_cost(X, k - 1L, lle_reg))
+      L <- methods::as(L, "CsparseMatrix")
+    }
+    if (n_def > 0L) {
+      warn_mo(sprintf("%d clique%s ha%s local rank below `p` = %d; the embedding may be unreliable.",
+                      n_def, if (n_def == 1L) "" else "s", if (n_def == 1L) "s" else "ve", p))
+    }
+    # ---- global term and embedding
+    if (is.null(landmarks)) {
+      dense <- eigen_solver == "dense" || (eigen_solver == "auto" && n <= 3000L)
+      Kuser <- if (ks$type == "function") kernel_eval(ks, X) else matrix(0, 0, 0)
+      m <- core(.mo_lgrm_fit(L, X, Kuser, ks$type, lgrm_sigma_pkg(ks), 1, ks$coef0, ks$degree,
+                             ndim, gamma_global, mu, dense, lgrm_eig_opts(eigen_solver)))
+      basis <- X
+      lm_idx <- NULL
+    } else {
+      lm_idx <- lgrm_landmarks(landmarks, n, seed)
+      basis <- X[lm_idx, , drop = FALSE]
+      Ckz <- kernel_eval(ks, X, basis)
+      WZ <- kernel_eval(ks, basis)
+      m <- core(.mo_lgrm_fit_nystrom(L, Ckz, WZ, ndim, gamma_global, mu, lgrm_eig_opts(eigen_solver),
+                                     threads))
+    }
+    m
+  })
+  m <- res$value
+  if (n_comp > 1L) {
+    warn_mo(sprintf(paste0("the clique graph (k = %d) has %d connected components; %s"), k, n_comp,
+                    if (mu > 0) "only the global term links them, the embedding may be unreliable."
+                    else "with mu = 0 the embedding is not determined. Increase `k`."),
+            class = "manifoldOOS_disconnected_warning")
+  }
+  tr <- if (is.null(landmarks)) sqrt(mean(m$train_residual^2)) else NA_real_
+  new_manifold_fit(
+    class = "manifold_lgrm", method = "LGRM", embedding = m$Y, X = X,
+    params = list(k = k, p = p, gamma = gamma, mu = mu,
+                  kernel = if (ks$type == "function") "function" else ks$type,
+                  sigma = ks$sigma17, local = if (user_local) "user" else local,
+                  landmarks = if (is.null(lm_idx)) NULL else length(lm_idx)),
+    eigenvalues = m$values,
+    oos_default = "regression", oos_available = "regression",
+    fit_time = res$time, call = call,
+    basis = unname(basis), beta = m$beta, c = m$c, kernel = ks,
+    train_residual_rms = tr, quad = c(local = m$ll_quad, global = m$lg_quad),
+    n_rank_deficient = n_def, n_components = n_comp, n_duplicates = n_dup,
+    landmarks = lm_idx, solver = list(method = m$method, residual = NA_real_, note = m$note)
+  )
+}
+
+#' @export
+predict_native.manifold_lgrm <- function(object, x, method, ...) {
+  ks <- object$kernel
+  y <- if (ks$type == "function") {
+    kernel_eval(ks, x, object$basis) %*% object$beta + rep(object$c, each = nrow(x))
+  } else {
+    core(.mo_lgrm_predict(object$basis, object$beta, object$c, unname(x), ks$type, lgrm_sigma_pkg(ks),
+                          1, ks$coef0, ks$degree, default_threads()))
+  }
+  finish_prediction(y, method)
+}
+
+#' @export
+summary_extra.manifold_lgrm <- function(object) {
+  s <- object$solver
+  lines <- c(sprintf("eigen-solver: %s", s$method),
+             sprintf("tr(Y' L_loc Y) = %s, tr(Y' L_g Y) = %s", format(signif(object$quad[1], 4)),
+                     format(signif(object$quad[2], 4))))
+  if (is.finite(object$train_residual_rms)) {
+    lines <- c(lines, sprintf("RMS of predict(fit, X_train) - Y: %s (the map is a ridge regression)",
+                              format(signif(object$train_residual_rms, 4))))
+  }
+  if (!is.null(object$landmarks)) lines <- c(lines, sprintf("Nystrom landmarks: %d", length(object$landmarks)))
+  if (!is.null(s$note) && nzchar(s$note)) lines <- c(lines, paste("note:", s$note))
+  if (object$n_rank_deficient > 0L) lines <- c(lines, sprintf("rank-deficient cliques: %d", object$n_rank_deficient))
+  if (object$n_components > 1L) lines <- c(lines, sprintf("clique graph components: %d", object$n_components))
+  structure(lines, class = "mo_summary_lines")
+}
+
+# ---- helpers --------------------------------------------------------------------
+
+# Kernel specification: the eq. 17 width sigma17 is stored; the package's
+# kernels.h uses exp(-d^2 / (2 s^2)), so s = sigma17 / sqrt(2).
+lgrm_kernel <- function(kernel, sigma, degree, coef0, X) {
+  if (is.function(kernel)) {
+    ks <- kernel_spec(kernel)
+    ks$sigma17 <- NA_real_
+    ks$coef0 <- NA_real_
+    ks$degree <- NA_real_
+    return(ks)
+  }
+  if (identical(kernel, "poly")) kernel <- "polynomial"
+  type <- check_choice(kernel, c("rbf", "linear", "polynomial"), "kernel")
+  s17 <- NA_real_
+  if (type == "rbf") {
+    if (is.character(sigma)) {
+      check_choice(sigma, "median", "sigma")
+      s17 <- pairwise_scale(X, "median_pairwise")
+    } else {
+      s17 <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
+    }
+  }
+  ks <- kernel_spec(type, sigma = if (type == "rbf") s17 / sqrt(2) else 1, degree = degree,
+                    gamma = 1, coef0 = coef0)
+  ks$sigma17 <- s17
+  ks
+}
+
+lgrm_sigma_pkg <- function(ks) if (is.na(ks$sigma)) 1 else ks$sigma
+
+lgrm_eig_opts <- function(eigen_solver) {
+  eig_opts(method = switch(eigen_solver, auto = "auto", dense = "dense", iterative = "iterative"),
+           shift_eps = 1e-10)
+}
+
+# Cliques: the k - 1 nearest neighbours of every point (ties by index) and
+# the number of connected components of the "or"-symmetrised clique graph.
+lgrm_cliques <- function(X, k) {
+  g <- withCallingHandlers(
+    neighbour_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect"),
+    manifoldOOS_warning = function(w) {
+      if (grepl("connected components", conditionMessage(w))) invokeRestart("muffleWarning")
+    })
+  list(idx = g$idx, dist = g$dist, n_components = g$initial_components$n_components)
+}
+
+# Unnormalised heat-kernel Laplacian on the symmetrised kNN graph (W = max(W, W')).
+lgrm_le_laplacian <- function(X, nb, le_t) {
+  if (is.null(le_t)) le_t <- mean(nb$dist^2)
+  le_t <- check_number(le_t, "le_t", lower = 0, lower_open = TRUE)
+  n <- nrow(X)
+  kk <- ncol(nb$idx)
+  W <- Matrix::sparseMatrix(i = rep(seq_len(n), kk), j = as.vector(nb$idx),
+                            x = exp(-as.vector(nb$dist)^2 / le_t), dims = c(n, n))
+  Wt <- Matrix::t(W)
+  W <- methods::as((W + Wt + abs(W - Wt)) / 2, "CsparseMatrix")
+  graph_laplacian(W, "unnormalized")
+}
+
+lgrm_check_local <- function(L, n) {
+  if (!(inherits(L, "Matrix") || is.matrix(L))) {
+    abort_input("local", "must be \"lgrm\", \"le\", \"lle\", \"ltsa\" or an n x n matrix.")
+  }
+  if (nrow(L) != n || ncol(L) != n) abort_input("local", sprintf("must be %d x %d.", n, n))
+  L <- methods::as(methods::as(L, "CsparseMatrix"), "generalMatrix")
+  L <- methods::as(L, "dMatrix")
+  if (any(!is.finite(L@x))) abort_input("local", "must contain only finite values.")
+  sc <- max(abs(L@x), 1e-300)
+  if (max(abs(L - Matrix::t(L))) > 1e-10 * sc) abort_input("local", "must be symmetric.")
+  if (max(abs(Matrix::rowSums(L))) > 1e-8 * sc * sqrt(n)) {
+    abort_input("local", "must have zero row sums (L 1 = 0).")
+  }
+  L
+}
+
+lgrm_landmarks <- function(landmarks, n, seed) {
+  if (!is.numeric(landmarks) || anyNA(landmarks)) abort_input("landmarks", "must be NULL, a number or row indices.")
+  if (length(landmarks) == 1L) {
+    r <- check_number(landmarks, "landmarks", lower = 2, upper = n, integer = TRUE)
+    if (r == n) return(seq_len(n))
+    return(sort(with_seed_mo(seed, sample.int(n, r))))
+  }
+  idx <- as.integer(landmarks)
+  if (any(idx < 1L | idx > n) || anyDuplicated(idx)) {
+    abort_input("landmarks", sprintf("row indices must be distinct and lie in [1, %d].", n))
+  }
+  idx
+}

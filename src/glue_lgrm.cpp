@@ -1,0 +1,95 @@
+// Glue for local and global regressive mapping (inst/include/manifoldOOS/lgrm.h).
+#define MO_GLUE_EIGEN
+#include "glue.h"
+#include <manifoldOOS/eigen_sparse.h>
+#include <manifoldOOS/lgrm.h>
+#include "glue_helpers.h"
+
+namespace {
+
+Rcpp::List lgrm_result_list(const manifoldOOS::lgrm_fit_result& r) {
+  return Rcpp::List::create(
+      Rcpp::Named("Y") = r.emb.Y, Rcpp::Named("values") = mo_vec(r.emb.values),
+      Rcpp::Named("tau") = r.emb.tau, Rcpp::Named("method") = r.emb.method,
+      Rcpp::Named("note") = r.emb.note, Rcpp::Named("beta") = r.beta,
+      Rcpp::Named("c") = mo_vec(arma::vec(r.c.t())), Rcpp::Named("train_residual") = r.train_residual,
+      Rcpp::Named("kernel_values") = mo_vec(r.lambda), Rcpp::Named("lg_quad") = r.lg_quad,
+      Rcpp::Named("ll_quad") = r.ll_quad);
+}
+
+}  // namespace
+
+// Local matrix L_l of LGRM (cliques 1-based, first column the point itself).
+// [[Rcpp::export(.mo_lgrm_local)]]
+Rcpp::List mo_lgrm_local(const arma::mat& X, const arma::imat& nbhd1, int p, double gamma,
+                         int n_threads) {
+  MO_TRY {
+    const arma::Mat<int> nb = mo_index0(nbhd1, X.n_rows);
+    manifoldOOS::lgrm_local r = manifoldOOS::lgrm_local_matrix(X, nb, p, gamma, n_threads);
+    return Rcpp::List::create(Rcpp::Named("L") = r.L, Rcpp::Named("sv") = r.sv,
+                              Rcpp::Named("n_rank_deficient") = static_cast<double>(r.n_rank_deficient));
+  }
+  MO_CATCH
+}
+
+// Exact fit. Kuser: the training kernel (user kernels) or 0 x 0 to compute
+// the built-in kernel of X here.
+// [[Rcpp::export(.mo_lgrm_fit)]]
+Rcpp::List mo_lgrm_fit(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& X,
+                       const arma::mat& Kuser, std::string type, double sigma, double kgamma,
+                       double coef0, double degree, int ndim, double gamma, double mu, bool dense,
+                       Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e L(Lloc);
+    arma::mat K;
+    if (Kuser.n_elem > 0) {
+      K = Kuser;
+    } else {
+      K = manifoldOOS::kernel_train(X, mo_kernel_spec(type, sigma, kgamma, coef0, degree));
+    }
+    manifoldOOS::lgrm_fit_result r =
+        manifoldOOS::lgrm_fit_exact(L, K, ndim, gamma, mu, dense, mo_eig_options(opts));
+    return lgrm_result_list(r);
+  }
+  MO_CATCH
+}
+
+// Nystrom fit: Ckz = kappa(X, Z), WZ = kappa(Z, Z).
+// [[Rcpp::export(.mo_lgrm_fit_nystrom)]]
+Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& Ckz,
+                               const arma::mat& WZ, int ndim, double gamma, double mu, Rcpp::List opts,
+                               int n_threads) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e L(Lloc);
+    arma::uword rank = 0;
+    manifoldOOS::lgrm_fit_result r = manifoldOOS::lgrm_fit_nystrom(L, Ckz, WZ, ndim, gamma, mu,
+                                                                   mo_eig_options(opts), n_threads, rank);
+    Rcpp::List out = lgrm_result_list(r);
+    out["landmark_rank"] = static_cast<double>(rank);
+    return out;
+  }
+  MO_CATCH
+}
+
+// Global matrix L_g = gamma H (HKH + gamma I)^{-1} H of a training kernel (tests).
+// [[Rcpp::export(.mo_lgrm_global)]]
+arma::mat mo_lgrm_global(const arma::mat& K, double gamma) {
+  MO_TRY {
+    arma::mat Kc = K;
+    manifoldOOS::lgrm_kernel_eig e = manifoldOOS::lgrm_kernel_decompose(Kc);
+    return manifoldOOS::lgrm_global_matrix(e, gamma);
+  }
+  MO_CATCH
+}
+
+// Out-of-sample map y = beta' kappa(x, B) + c (built-in kernels).
+// [[Rcpp::export(.mo_lgrm_predict)]]
+arma::mat mo_lgrm_predict(const arma::mat& B, const arma::mat& beta, const arma::vec& c,
+                          const arma::mat& Xnew, std::string type, double sigma, double kgamma,
+                          double coef0, double degree, int n_threads) {
+  MO_TRY {
+    return manifoldOOS::lgrm_predict(B, beta, c.t(), Xnew,
+                                     mo_kernel_spec(type, sigma, kgamma, coef0, degree), n_threads);
+  }
+  MO_CATCH
+}
