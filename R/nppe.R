@@ -224,7 +224,7 @@ nppe_terms <- function(fit) {
 #' \eqn{k_0(a, b) = \exp(-\|a - b\|^2 / s^2)}, \eqn{s^2} the median squared
 #' pairwise training distance, ridge `lambda` (the representer-theorem form
 #' \eqn{y(x) = Y^\top (K_0 + \lambda I)^{-1} k_0(x)}; the LLE embedding is
-#' centred, so the intercept of [oos_map()]'s `"krr"` rule used here is
+#' centred, so the intercept of [oos_map()]'s `"krr"` rule (with `bias = "mean"`) is
 #' zero up to rounding). Each new point costs \eqn{O(ND)}: its kernel row
 #' against all stored training points.
 #'
@@ -256,7 +256,8 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
   res <- timed({
     base <- lle(X, ndim = ndim, k = k, reg = reg,
                 eigen_solver = check_choice(eigen_solver, c("sparse", "auto", "dense"), "eigen_solver"))
-    map <- oos_map(X, embedding(base), method = "krr", kernel = "rbf", sigma = sigma, lambda = lambda)
+    map <- oos_map(X, embedding(base), method = "krr", kernel = "rbf", sigma = sigma, lambda = lambda,
+                   bias = "mean")
     list(base = base, map = map)
   })
   new_manifold_fit(
