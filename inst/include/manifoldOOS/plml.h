@@ -185,21 +185,15 @@ inline arma::mat kmeanspp(const arma::mat& X, int c, std::mt19937& rng, int n_th
   std::vector<double> d2(n, inf);
   std::uniform_int_distribution<arma::uword> first(0, n - 1);
   arma::uword pick = first(rng);
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
+  (void)n_threads;  // serial: one pass per centre is too short for a parallel region
   for (int l = 0; l < c; ++l) {
     C.col(l) = Xt.col(pick);
     const double* cl = C.colptr(l);
-    interrupt_flag flag(4096);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt)
-#endif
-    for (long i = 0; i < long(n); ++i) {
-      if (flag.poll(i)) continue;
+    if (l % 64 == 0) check_interrupt();
+    for (arma::uword i = 0; i < n; ++i) {
       const double d = canonical_sqdist(Xt.colptr(i), cl, p);
       if (d < d2[i]) d2[i] = d;
     }
-    flag.rethrow_if_stopped();
     if (l + 1 == c) break;
     double total = 0.0;
     for (double v : d2) total += v;
@@ -769,8 +763,10 @@ inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int 
   if (mst_knn <= 0 || mst_knn >= n - 1) {
     std::vector<int> label(n);
     std::iota(label.begin(), label.end(), 0);
+    // Prim: one O(n p) pass per point; serial, since a parallel region per
+    // pass costs more than it saves on a loaded machine.
     for (const added_edge& e :
-         connect_components(X.memptr(), n, p, label, n, connect_rule::mst, n_threads))
+         connect_components(X.memptr(), n, p, label, n, connect_rule::mst, 1))
       out.push_back(mst_edge{e.i, e.j, e.length});
     return out;
   }
