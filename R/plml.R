@@ -84,7 +84,11 @@
 #' @param path `"fast"` (ndim-dimensional coordinates) or `"pspace"`.
 #' @param pivot,axis_target Literal readings of the thesis (see Details):
 #'   `pivot = "origin"`, `axis_target = "own"`; they imply `path = "pspace"`.
-#' @param n_start,max_iter k-means restarts and iterations per start.
+#' @param n_start,max_iter k-means restarts and constrained iterations per
+#'   start (until the assignment stops changing).
+#' @param lloyd_iter Ordinary k-means steps run after the k-means++ seeding
+#'   and before the constrained steps (a warm start that balances the cluster
+#'   sizes; `0` starts the constrained steps from the seeds).
 #' @param n_candidates Nearest centres a point may be assigned to in the
 #'   constrained assignment.
 #' @param goose_k Neighbours of the default GOoSE out-of-sample map.
@@ -121,7 +125,7 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  cluster = c("constrained", "kmeans_merge"), topology = NULL,
                  root = NULL, seed = NULL, h = NULL, backalign = NULL, mst_knn = NULL,
                  path = c("fast", "pspace"), pivot = c("model", "origin"),
-                 axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L,
+                 axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L, lloyd_iter = 0L,
                  n_candidates = 16L, goose_k = 10L, n_threads = default_threads()) {
   call <- match.call()
   X <- as_data_matrix(X, "X", min_rows = 4L)
@@ -157,13 +161,14 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
   axis_target <- check_choice(axis_target, c("projected", "own"), "axis_target")
   n_start <- check_number(n_start, "n_start", lower = 1, integer = TRUE)
   max_iter <- check_number(max_iter, "max_iter", lower = 1, integer = TRUE)
+  lloyd_iter <- check_number(lloyd_iter, "lloyd_iter", lower = 0, integer = TRUE)
   n_candidates <- check_number(n_candidates, "n_candidates", lower = 1, integer = TRUE)
   goose_k <- check_number(goose_k, "goose_k", lower = ndim + 1, integer = TRUE)
   n_threads <- check_threads(n_threads)
   opts <- list(q = ndim, k = k, h = h, cluster = cluster, topology = topology, variant = variant,
                backalign = backalign, root = root, literal_path = path == "pspace",
                pivot_origin = pivot == "origin", own_axes = axis_target == "own",
-               mst_knn = mst_knn, n_start = n_start, max_iter = max_iter,
+               mst_knn = mst_knn, n_start = n_start, max_iter = max_iter, lloyd_iter = lloyd_iter,
                n_candidates = n_candidates, seed = seed, n_threads = n_threads)
   res <- timed(core(.mo_plml_fit(X, opts)))
   m <- res$value

@@ -65,6 +65,7 @@ struct plml_options {
   int mst_knn = 0;           // 0: exact Euclidean MST (Prim); > 0: kNN-graph MST with this k
   int n_start = 1;           // k-means restarts
   int max_iter = 50;         // k-means iterations
+  int lloyd_iter = 0;        // ordinary k-means steps before the constrained ones
   int n_candidates = 16;     // nearest centres a point may be assigned to (>= c: exact transportation LP)
   unsigned int seed = 1;
   int n_threads = 0;
@@ -233,13 +234,28 @@ inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, 
   return s;
 }
 
-// Successive shortest paths for the constrained assignment. Returns false
-// when some deficit cluster cannot be reached within the candidate lists.
+// Successive shortest paths for the constrained assignment. Network: a super
+// node S with arcs S -> s for every cluster s above h (it may give a point
+// away) and l -> S for every cluster (it may keep extra points), cluster arcs
+// a -> b of cost min_{x in a} c_xb - c_xa (move a point; x's candidate
+// lists only). Starting from the greedy assignment (all reduced costs >= 0),
+// each deficit cluster z is served by a shortest S -> z path found by a
+// backward Dijkstra from z (reduced costs, early stop when S is settled);
+// the potentials are then lowered by the capped backward distances, which
+// keeps every reduced cost >= 0, so the final assignment has no negative
+// residual cycle: it is optimal for the candidate-restricted problem.
+// Potentials are stored as P_v - offset so that an update touches only the
+// settled nodes. Returns false when a deficit cluster cannot be served
+// within the candidate lists.
 inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c, int h,
-                std::vector<int>& cl, long* n_aug) {
+                       std::vector<int>& cl, long* n_aug) {
   const int n = cand.n_rows, L = cand.n_cols;
   std::vector<int> slot(n, 0), count(c, 0), pos(n);
   std::vector<std::vector<int>> mem(c);
+  // reverse candidate lists: rev[b] = {(x, j) : cand(x, j) == b}
+  std::vector<std::vector<std::pair<int, int>>> rev(c);
+  for (int j = 0; j < L; ++j)
+    for (int i = 0; i < n; ++i) rev[cand(i, j)].emplace_back(i, j);
   cl.assign(n, 0);
   for (int i = 0; i < n; ++i) {
     cl[i] = cand(i, 0);
@@ -247,88 +263,85 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     mem[cl[i]].push_back(i);
     ++count[cl[i]];
   }
-  long deficit = 0;
-  for (int l = 0; l < c; ++l) deficit += std::max(0, h - count[l]);
-  // Potentials: all reduced costs are >= 0 for the greedy start (every point
-  // at its cheapest centre), and stay so (Dijkstra labels, early stop).
-  std::vector<double> pi(c, 0.0), dist(c);
-  double piS = 0.0;
-  std::vector<int> pred(c), mvpt(c), mvslot(c);
-  std::vector<char> done(c);
+  std::vector<double> P(c + 1, 0.0), e(c + 1, inf);
+  const int S = c;
+  std::vector<int> succ(c), mvpt(c), mvslot(c), touched;
+  std::vector<char> settled(c + 1, 0);
   using qe = std::pair<double, int>;
   long aug = 0;
-  interrupt_flag flag(64);
-  while (deficit > 0) {
-    if (flag.poll(aug)) break;
-    std::fill(dist.begin(), dist.end(), inf);
-    std::fill(done.begin(), done.end(), 0);
-    std::vector<qe> heap;
-    for (int s = 0; s < c; ++s) {
-      if (count[s] > h) {
-        double d0 = piS - pi[s];
-        if (d0 < 0) d0 = 0;
-        dist[s] = d0;
-        pred[s] = -2;
-        heap.emplace_back(d0, s);
+  for (int z = 0; z < c; ++z) {
+    while (count[z] < h) {
+      if ((aug & 63) == 0) check_interrupt();
+      for (int v : touched) {
+        e[v] = inf;
+        settled[v] = 0;
       }
-    }
-    std::priority_queue<qe, std::vector<qe>, std::greater<qe>> pq(std::greater<qe>(), std::move(heap));
-    int z = -1;
-    double dz = 0.0;
-    while (!pq.empty()) {
-      const qe top = pq.top();
-      pq.pop();
-      const int v = top.second;
-      if (done[v] || top.first > dist[v]) continue;
-      done[v] = 1;
-      if (count[v] < h) {
-        z = v;
-        dz = top.first;
-        break;
-      }
-      const double dv = top.first;
-      for (int x : mem[v]) {
-        const double cx = cost(x, slot[x]);
-        for (int j = 0; j < L; ++j) {
-          const int b = cand(x, j);
-          if (b == v || done[b]) continue;
-          double w = cost(x, j) - cx + pi[v] - pi[b];
+      touched.clear();
+      std::priority_queue<qe, std::vector<qe>, std::greater<qe>> pq;
+      e[z] = 0;
+      touched.push_back(z);
+      pq.emplace(0.0, z);
+      int src = -1;
+      double ez = 0;
+      while (!pq.empty()) {
+        const qe top = pq.top();
+        pq.pop();
+        const int b = top.second;
+        if (settled[b] || top.first > e[b]) continue;
+        settled[b] = 1;
+        if (b == S) {
+          ez = top.first;
+          break;
+        }
+        const double db = top.first;
+        if (count[b] > h) {  // arc S -> b
+          double w = P[S] - P[b];
           if (w < 0) w = 0;
-          const double nd = dv + w;
-          if (nd < dist[b]) {
-            dist[b] = nd;
-            pred[b] = v;
-            mvpt[b] = x;
-            mvslot[b] = j;
-            pq.emplace(nd, b);
+          if (db + w < e[S]) {
+            if (e[S] == inf) touched.push_back(S);
+            e[S] = db + w;
+            src = b;
+            pq.emplace(e[S], S);
+          }
+        }
+        for (const auto& xj : rev[b]) {
+          const int x = xj.first, a = cl[x];
+          if (a == b || settled[a]) continue;
+          double w = cost(x, xj.second) - cost(x, slot[x]) + P[a] - P[b];
+          if (w < 0) w = 0;
+          const double nd = db + w;
+          if (nd < e[a]) {
+            if (e[a] == inf) touched.push_back(a);
+            e[a] = nd;
+            succ[a] = b;
+            mvpt[a] = x;
+            mvslot[a] = xj.second;
+            pq.emplace(nd, a);
           }
         }
       }
+      if (src < 0 || !settled[S]) return false;
+      for (int v : touched)
+        if (v != S && settled[v]) P[v] += ez - e[v];
+      // (every other potential drops by ez: kept implicit, differences unchanged)
+      for (int v = src; v != z;) {
+        const int b = succ[v], x = mvpt[v];
+        const int px = pos[x];
+        const int last = mem[v].back();
+        mem[v][px] = last;
+        pos[last] = px;
+        mem[v].pop_back();
+        pos[x] = mem[b].size();
+        mem[b].push_back(x);
+        cl[x] = b;
+        slot[x] = mvslot[v];
+        v = b;
+      }
+      --count[src];
+      ++count[z];
+      ++aug;
     }
-    if (z < 0) return false;
-    for (int v = 0; v < c; ++v) pi[v] += done[v] ? dist[v] : dz;
-    // augment one unit along the path
-    int v = z;
-    while (pred[v] != -2) {
-      const int x = mvpt[v], a = pred[v];
-      // remove x from a
-      const int px = pos[x];
-      const int last = mem[a].back();
-      mem[a][px] = last;
-      pos[last] = px;
-      mem[a].pop_back();
-      pos[x] = mem[v].size();
-      mem[v].push_back(x);
-      cl[x] = v;
-      slot[x] = mvslot[v];
-      v = a;
-    }
-    --count[v];
-    ++count[z];
-    --deficit;
-    ++aug;
   }
-  flag.rethrow_if_stopped();
   if (n_aug) *n_aug = aug;
   return true;
 }
@@ -654,6 +667,19 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
   best.objective = inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
     arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
+    // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
+    // sizes, so that the constrained steps need few augmenting paths
+    for (int it = 0; it < opt.lloyd_iter; ++it) {
+      check_interrupt();
+      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
+      std::vector<int> l0(X.n_rows);
+      for (arma::uword i = 0; i < X.n_rows; ++i) l0[i] = kr.idx(i, 0);
+      arma::mat Cn = cluster_means(X, l0, c);
+      std::vector<int> cnt(c, 0);
+      for (int l : l0) ++cnt[l];
+      for (int l = 0; l < c; ++l)
+        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+    }
     std::vector<int> lab, prev;
     plml_clusters res;
     res.n_clusters = c;
