@@ -246,7 +246,7 @@ summary_extra.manifold_plml <- function(object) {
 #' plot(fit, what = "models")
 plot.manifold_plml <- function(x, what = c("embedding", "models"), ...) {
   what <- check_choice(what, c("embedding", "models"), "what")
-  if (what == "embedding") return(NextMethod("plot"))
+  if (what == "embedding") return(plot.manifold_fit(x, ...))
   Y <- x$embedding
   if (ncol(Y) < 2L) Y <- cbind(Y, 0)
   cm <- rowsum(Y[, 1:2], x$labels) / as.vector(table(x$labels))
