@@ -14,6 +14,7 @@ local({
   add <- function(case, impl, seconds, extra = "") {
     rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds,
                                              note = extra)
+    cat(sprintf("  %-12s %-40s %8.2f s  %s\n", case, impl, seconds, extra))  # progress
   }
   once <- bench_once
   cpu <- function(expr) {
