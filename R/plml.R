@@ -60,6 +60,12 @@
 #' least squares to that model's training points (exact for them, since the
 #' merging composes affine maps).
 #'
+#' **Cost.** The exact point MST is \eqn{O(n^2 p)}; the merging is
+#' \eqn{O(c\,n\,q^2)}. For large `n` the constrained k-means dominates (one
+#' min-cost flow per iteration, until the assignment stops changing):
+#' `cluster = "kmeans_merge"` is one to two orders of magnitude faster, at the
+#' price of fewer, unequal models (see `bench/plml.R`).
+#'
 #' **Bad input.** `k < ndim + 1`, `n < 2k` and `ndim >= ncol(X)` are errors of
 #' class `manifoldOOS_input_error`.
 #'
