@@ -245,6 +245,22 @@
     .Call(`_manifoldOOS_mo_pca_project`, Xnew, center, scale, rotation)
 }
 
+.mo_plml_fit <- function(X, opts) {
+    .Call(`_manifoldOOS_mo_plml_fit`, X, opts)
+}
+
+.mo_plml_model_map <- function(Xnew, model1, centres, bases, maps) {
+    .Call(`_manifoldOOS_mo_plml_model_map`, Xnew, model1, centres, bases, maps)
+}
+
+.mo_constrained_assignment <- function(X, centres, h, n_candidates) {
+    .Call(`_manifoldOOS_mo_constrained_assignment`, X, centres, h, n_candidates)
+}
+
+.mo_euclidean_mst <- function(X, mst_knn, n_threads) {
+    .Call(`_manifoldOOS_mo_euclidean_mst`, X, mst_knn, n_threads)
+}
+
 .mo_nx_measures <- function(X, Y, k_max, k_tc, want_T, want_C, want_block, n_threads) {
     .Call(`_manifoldOOS_mo_nx_measures`, X, Y, k_max, k_tc, want_T, want_C, want_block, n_threads)
 }

@@ -956,6 +956,60 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_plml_fit
+Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_plml_fit(SEXP XSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_plml_fit(X, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_plml_model_map
+arma::mat mo_plml_model_map(const arma::mat& Xnew, const Rcpp::IntegerVector& model1, const arma::mat& centres, const arma::cube& bases, const arma::cube& maps);
+RcppExport SEXP _manifoldOOS_mo_plml_model_map(SEXP XnewSEXP, SEXP model1SEXP, SEXP centresSEXP, SEXP basesSEXP, SEXP mapsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type model1(model1SEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type centres(centresSEXP);
+    Rcpp::traits::input_parameter< const arma::cube& >::type bases(basesSEXP);
+    Rcpp::traits::input_parameter< const arma::cube& >::type maps(mapsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_plml_model_map(Xnew, model1, centres, bases, maps));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_constrained_assignment
+Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::mat& centres, int h, int n_candidates);
+RcppExport SEXP _manifoldOOS_mo_constrained_assignment(SEXP XSEXP, SEXP centresSEXP, SEXP hSEXP, SEXP n_candidatesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type centres(centresSEXP);
+    Rcpp::traits::input_parameter< int >::type h(hSEXP);
+    Rcpp::traits::input_parameter< int >::type n_candidates(n_candidatesSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_constrained_assignment(X, centres, h, n_candidates));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_euclidean_mst
+Rcpp::DataFrame mo_euclidean_mst(const arma::mat& X, int mst_knn, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_euclidean_mst(SEXP XSEXP, SEXP mst_knnSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type mst_knn(mst_knnSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_euclidean_mst(X, mst_knn, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_nx_measures
 Rcpp::List mo_nx_measures(const arma::mat& X, const arma::mat& Y, int k_max, Rcpp::IntegerVector k_tc, bool want_T, bool want_C, bool want_block, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_nx_measures(SEXP XSEXP, SEXP YSEXP, SEXP k_maxSEXP, SEXP k_tcSEXP, SEXP want_TSEXP, SEXP want_CSEXP, SEXP want_blockSEXP, SEXP n_threadsSEXP) {
@@ -1366,6 +1420,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_kernel_map_predict", (DL_FUNC) &_manifoldOOS_mo_kernel_map_predict, 10},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
+    {"_manifoldOOS_mo_plml_fit", (DL_FUNC) &_manifoldOOS_mo_plml_fit, 2},
+    {"_manifoldOOS_mo_plml_model_map", (DL_FUNC) &_manifoldOOS_mo_plml_model_map, 5},
+    {"_manifoldOOS_mo_constrained_assignment", (DL_FUNC) &_manifoldOOS_mo_constrained_assignment, 4},
+    {"_manifoldOOS_mo_euclidean_mst", (DL_FUNC) &_manifoldOOS_mo_euclidean_mst, 3},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},
     {"_manifoldOOS_mo_coranking_full", (DL_FUNC) &_manifoldOOS_mo_coranking_full, 3},
     {"_manifoldOOS_mo_rv_geodesic", (DL_FUNC) &_manifoldOOS_mo_rv_geodesic, 4},

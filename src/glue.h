@@ -23,10 +23,17 @@
 // manifoldOOS::interrupted becomes an R interrupt; other core exceptions are
 // forwarded by Rcpp with their C++ class name as the condition class, which
 // the R side (R/core.R) maps to the package's condition classes.
+// An R error signalled while polling (e.g. a setTimeLimit() limit) stops the
+// core like an interrupt and comes back as an R error.
+bool mo_take_poll_error();
 #define MO_TRY try
-#define MO_CATCH                                                    \
-  catch (const manifoldOOS::interrupted&) {                         \
-    throw Rcpp::internal::InterruptedException();                   \
+#define MO_CATCH                                                                  \
+  catch (const manifoldOOS::interrupted&) {                                       \
+    if (mo_take_poll_error())                                                     \
+      throw std::runtime_error(                                                   \
+          "stopped: R signalled an error (e.g. a time limit set with setTimeLimit()) " \
+          "while the computation polled for interrupts");                        \
+    throw Rcpp::internal::InterruptedException();                                 \
   }
 
 #endif

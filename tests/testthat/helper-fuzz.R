@@ -62,6 +62,9 @@ fuzz_call <- function(fun, args, arg_name, time_limit = 30) {
       warning = function(w) invokeRestart("muffleWarning")
     ),
     manifoldOOS_error = function(e) {
+      if (grepl("time limit", conditionMessage(e))) {
+        return(list(status = "defect", message = paste("hang:", conditionMessage(e))))
+      }
       named <- !is.null(e$arg) || inherits(e, "manifoldOOS_numerical_error")
       list(status = if (named) "classed" else "defect",
            message = paste("classed but names no argument:", conditionMessage(e)))

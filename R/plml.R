@@ -1,0 +1,268 @@
+#' Piecewise-linear manifold learning (PLML)
+#'
+#' Strange's piecewise-linear manifold learning (thesis 2011, ch. 3;
+#' "parallel projections", ICMLA 2010) and its predecessor, iterative
+#' hyperplane merging (IHM, BMVC 2010). The data are cut into
+#' \eqn{c = \lfloor n/k \rfloor} local linear models which are merged one at
+#' a time into a single global plane:
+#'
+#' 1. **Clusters.** Constrained k-means (`cluster = "constrained"`, Bennett,
+#'    Bradley and Demiriz 2000): every cluster keeps at least `h` (= `k`)
+#'    points. The assignment step is the transportation problem
+#'    \eqn{\min \sum T_{il} \frac12\|x_i-\mu_l\|^2} subject to
+#'    \eqn{\sum_l T_{il} = 1}, \eqn{\sum_i T_{il} \ge h}, a min-cost flow whose
+#'    integral optimum is found by successive shortest paths (Dijkstra with
+#'    potentials on the cluster residual graph, starting from the greedy
+#'    assignment). Each point may go to one of its `n_candidates` nearest
+#'    centres; with `n_candidates >= c` the step is the exact optimum of the
+#'    unrestricted problem. `cluster = "kmeans_merge"`: ordinary k-means
+#'    followed by merging every cluster smaller than `h` into the cluster
+#'    with the nearest centroid (fewer models may result). k-means++ seeding,
+#'    `n_start` restarts (the lowest objective is kept).
+#' 2. **Local models.** PCA of each cluster: centre \eqn{m_l}, basis
+#'    \eqn{U_l} (top `ndim` directions) and normal \eqn{n_l} (the next one).
+#'    Clusters of rank `<= ndim` get a deterministic completion of the basis
+#'    (the next right singular vectors) and are counted with a warning.
+#' 3. **Topology.** `"point_mst"`: the Euclidean minimum spanning tree of the
+#'    points, contracted to the graph of models (edge weight = distance of
+#'    the model centres), then its MST. For large `n` the point MST is
+#'    computed from a kNN graph (`mst_knn` neighbours; Kruskal, components
+#'    joined by their closest pairs), which is exact whenever the kNN graph
+#'    contains the MST. `"centroid_mst"` (IHM): the MST of the model centres.
+#' 4. **Merging.** A depth-first Euler walk of the model tree from `root`
+#'    (children in increasing edge weight). A move to a new model rotates the
+#'    global model about the current model's centre so that it becomes
+#'    parallel to the new model (orthogonal Procrustes between the weighted
+#'    axis matrices; target axes = the current model's axes projected onto
+#'    the new plane plus the sign-matched normal) and projects it onto the
+#'    new plane; a move back to a visited model aligns the global model
+#'    rigidly (Procrustes) so that the model's image matches its original
+#'    local model. IHM (`variant = "ihm"`) projects orthogonally without
+#'    rotating and, by default, does nothing special on backtracking.
+#' 5. **Read-out.** PCA of the merged global model (centred; each column's
+#'    largest-magnitude entry made positive). The embedding is **not
+#'    normalised**: distances stay close to the input's.
+#'
+#' The global model always lies on one `ndim`-plane, so the merging runs on
+#' `ndim`-dimensional coordinates (`path = "fast"`, the default); the literal
+#' `p`-dimensional computation (`path = "pspace"`) gives the same result to
+#' rounding and exists for testing and for the literal readings
+#' `pivot = "origin"` (rotation about the coordinate origin) and
+#' `axis_target = "own"` (the new model's own eigenvectors as the target
+#' axes), which scramble the embedding and are offered only for fidelity
+#' experiments.
+#'
+#' **Out-of-sample map** (`predict(fit, newdata)`): `"goose"` (default),
+#' the generalised out-of-sample extension of [oos_map()] applied to the
+#' training data and the PLML embedding (`k = goose_k` unless `k` is passed
+#' to `predict()`); `"model"`, the per-model affine map of the model of the
+#' nearest training point, \eqn{y = \alpha_l + ((x - m_l) U_l) G_l}, fitted by
+#' least squares to that model's training points (exact for them, since the
+#' merging composes affine maps).
+#'
+#' **Cost.** The exact point MST is \eqn{O(n^2 p)}; the merging is
+#' \eqn{O(c\,n\,q^2)}. For large `n` the constrained k-means dominates (one
+#' min-cost flow per iteration, until the assignment stops changing):
+#' `cluster = "kmeans_merge"` is one to two orders of magnitude faster, at the
+#' price of fewer, unequal models (see `bench/plml.R`).
+#'
+#' **Bad input.** `k < ndim + 1`, `n < 2k` and `ndim >= ncol(X)` are errors of
+#' class `manifoldOOS_input_error`.
+#'
+#' @param X Numeric matrix or data frame, one row per point.
+#' @param ndim Target dimension.
+#' @param k Model size: the number of models is `floor(n / k)`.
+#' @param variant `"pp"` (parallel projections = PLML, default) or `"ihm"`.
+#' @param cluster `"constrained"` (default) or `"kmeans_merge"`.
+#' @param topology `"point_mst"` (default for `"pp"`) or `"centroid_mst"`
+#'   (default for `"ihm"`).
+#' @param root Starting model (an index into the models, 1-based); `NULL`
+#'   draws one at random (using `seed`).
+#' @param seed Seed for the k-means++ seeding and the random root; `NULL`
+#'   draws one from R's random number generator (so [set.seed()] applies).
+#' @param h Minimum cluster size (`NULL`: `k`).
+#' @param backalign What a backward move does: `"rigid"` (default for
+#'   `"pp"`), `"similarity"` (rigid plus an isotropic scale) or `"none"`
+#'   (default for `"ihm"`: the move is an ordinary projection).
+#' @param mst_knn `0` for the exact Euclidean MST (\eqn{O(n^2 p)}), or the
+#'   number of neighbours of the kNN graph used to compute it; `NULL` uses
+#'   the exact MST up to 20000 points and `15` neighbours above.
+#' @param path `"fast"` (ndim-dimensional coordinates) or `"pspace"`.
+#' @param pivot,axis_target Literal readings of the thesis (see Details):
+#'   `pivot = "origin"`, `axis_target = "own"`; they imply `path = "pspace"`.
+#' @param n_start,max_iter k-means restarts and constrained iterations per
+#'   start (until the assignment stops changing).
+#' @param lloyd_iter Ordinary k-means steps run after the k-means++ seeding
+#'   and before the constrained steps (a warm start that balances the cluster
+#'   sizes; `0` starts the constrained steps from the seeds).
+#' @param n_candidates Nearest centres a point may be assigned to in the
+#'   constrained assignment.
+#' @param goose_k Neighbours of the default GOoSE out-of-sample map.
+#' @param n_threads Threads (0 = all).
+#' @return A `manifold_fit` of subclass `manifold_plml`. Besides the common
+#'   fields: `X_train`, `labels` (model of every point), `n_models`,
+#'   `centres` (`n_models x p`), `bases` (`p x ndim x n_models`), `maps`
+#'   (`(ndim + 1) x ndim x n_models`, rows: \eqn{\alpha_l}, \eqn{G_l}),
+#'   `model_tree` (data frame `from`, `to`, `weight`), `walk` (the Euler
+#'   walk), `root`, `kmeans` (objective, iterations, convergence),
+#'   `n_rank_deficient`. `plot(fit, what = "models")` draws the models and
+#'   the model tree on the embedding.
+#' @references Strange, H. (2011) *Piecewise-Linear Manifold Learning*. PhD
+#'   thesis, Aberystwyth University.
+#'
+#'   Strange, H. and Zwiggelaar, R. (2010) Parallel projections for manifold
+#'   learning. *ICMLA*. Strange, H. and Zwiggelaar, R. (2010) Iterative
+#'   hyperplane merging: a framework for manifold learning. *BMVC*.
+#'
+#'   Bennett, K. P., Bradley, P. S. and Demiriz, A. (2000) Constrained
+#'   k-means clustering. Microsoft Research MSR-TR-2000-65.
+#' @seealso [oos_map()] (GOoSE), [ltsa()], [isomap()].
+#' @export
+#' @examples
+#' roll <- swiss_roll(1000, seed = 1)
+#' fit <- plml(roll$x[1:900, ], ndim = 2, k = 9, seed = 1)
+#' fit
+#' trustworthiness(roll$x[1:900, ], embedding(fit), k = 10)
+#' y_new <- predict(fit, roll$x[901:1000, ])                  # GOoSE
+#' y_mod <- predict(fit, roll$x[901:1000, ], method = "model") # per-model maps
+#' plot(fit, color = roll$color[1:900])
+#' plot(fit, what = "models")
+plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
+                 cluster = c("constrained", "kmeans_merge"), topology = NULL,
+                 root = NULL, seed = NULL, h = NULL, backalign = NULL, mst_knn = NULL,
+                 path = c("fast", "pspace"), pivot = c("model", "origin"),
+                 axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L, lloyd_iter = 0L,
+                 n_candidates = 16L, goose_k = 10L, n_threads = default_threads()) {
+  call <- match.call()
+  X <- as_data_matrix(X, "X", min_rows = 4L)
+  n <- nrow(X)
+  p <- ncol(X)
+  if (p < 2L) abort_input("X", "must have at least 2 columns (PLML needs ndim < ncol(X)).")
+  ndim <- check_ndim(ndim, p - 1L)
+  k <- check_number(k, "k", lower = 1, integer = TRUE)
+  if (k < ndim + 1L) {
+    abort_input("k", sprintf("must be at least ndim + 1 = %d (a local model needs ndim + 1 points); got %d.",
+                             ndim + 1L, k))
+  }
+  if (n < 2L * k) {
+    abort_input("k", sprintf("is too large for %d points: PLML needs n >= 2k (at least two models); got k = %d.",
+                             n, k))
+  }
+  variant <- check_choice(variant, c("pp", "ihm"), "variant")
+  cluster <- check_choice(cluster, c("constrained", "kmeans_merge"), "cluster")
+  topology <- if (is.null(topology)) (if (variant == "pp") "point_mst" else "centroid_mst")
+              else check_choice(topology, c("point_mst", "centroid_mst"), "topology")
+  backalign <- if (is.null(backalign)) (if (variant == "pp") "rigid" else "none")
+               else check_choice(backalign, c("rigid", "similarity", "none"), "backalign")
+  h <- if (is.null(h)) k else check_number(h, "h", lower = 1, upper = n, integer = TRUE)
+  if ((n %/% k) * h > n) abort_input("h", sprintf("is too large: floor(n / k) * h = %d exceeds n = %d.",
+                                                   (n %/% k) * h, n))
+  root <- if (is.null(root)) 0L else check_number(root, "root", lower = 1, integer = TRUE)
+  if (is.null(seed)) seed <- sample.int(.Machine$integer.max, 1L)
+  seed <- check_number(seed, "seed", lower = 0, integer = TRUE)
+  mst_knn <- if (is.null(mst_knn)) (if (n > 20000L) 15L else 0L)
+             else check_number(mst_knn, "mst_knn", lower = 0, integer = TRUE)
+  path <- check_choice(path, c("fast", "pspace"), "path")
+  pivot <- check_choice(pivot, c("model", "origin"), "pivot")
+  axis_target <- check_choice(axis_target, c("projected", "own"), "axis_target")
+  n_start <- check_number(n_start, "n_start", lower = 1, upper = 1000, integer = TRUE)
+  max_iter <- check_number(max_iter, "max_iter", lower = 1, upper = 1e5, integer = TRUE)
+  lloyd_iter <- check_number(lloyd_iter, "lloyd_iter", lower = 0, upper = 1e5, integer = TRUE)
+  n_candidates <- check_number(n_candidates, "n_candidates", lower = 1, integer = TRUE)
+  goose_k <- check_number(goose_k, "goose_k", lower = ndim + 1, integer = TRUE)
+  n_threads <- check_threads(n_threads)
+  opts <- list(q = ndim, k = k, h = h, cluster = cluster, topology = topology, variant = variant,
+               backalign = backalign, root = root, literal_path = path == "pspace",
+               pivot_origin = pivot == "origin", own_axes = axis_target == "own",
+               mst_knn = mst_knn, n_start = n_start, max_iter = max_iter, lloyd_iter = lloyd_iter,
+               n_candidates = n_candidates, seed = seed, n_threads = n_threads)
+  res <- timed(core(.mo_plml_fit(X, opts)))
+  m <- res$value
+  if (m$n_rank_deficient > 0) {
+    warn_mo(sprintf(paste0("%d local model%s ha%s rank <= ndim = %d; its basis was completed ",
+                           "deterministically (the normal direction is arbitrary)."),
+                    as.integer(m$n_rank_deficient), if (m$n_rank_deficient == 1) "" else "s",
+                    if (m$n_rank_deficient == 1) "s" else "ve", ndim))
+  }
+  if (!m$kmeans_converged) {
+    warn_mo(sprintf("k-means did not converge in %d iterations (max_iter); the last assignment is used.",
+                    max_iter))
+  }
+  new_manifold_fit(
+    class = "manifold_plml", method = if (variant == "pp") "PLML" else "PLML (IHM)",
+    embedding = m$Y, X = X,
+    params = list(k = k, variant = variant, cluster = cluster, topology = topology,
+                  backalign = backalign, h = h, root = m$root, seed = seed, mst_knn = mst_knn),
+    oos_default = "goose", oos_available = c("goose", "model"),
+    fit_time = res$time, call = call,
+    X_train = X, goose_k = goose_k, labels = m$label, n_models = m$n_clusters,
+    centres = m$centres, bases = m$bases, maps = m$maps, model_tree = m$model_tree,
+    walk = m$walk, root = m$root,
+    kmeans = list(objective = m$objective, iterations = m$kmeans_iter,
+                  converged = m$kmeans_converged),
+    n_rank_deficient = as.integer(m$n_rank_deficient),
+    moves = c(forward = m$n_forward, backward = m$n_backward)
+  )
+}
+
+#' @export
+predict_native.manifold_plml <- function(object, x, method, k = NULL, ...) {
+  if (method == "goose") {
+    map <- oos_map(object$X_train, object$embedding, method = "goose",
+                   k = if (is.null(k)) object$goose_k else k, ...)
+    y <- predict(map, x)
+    attributes(y)[c("fallback", "certified")] <- NULL
+    return(y)
+  }
+  nb <- knn(object$X_train, 1L, query = x)
+  model <- object$labels[nb$idx[, 1]]
+  core(.mo_plml_model_map(x, as.integer(model), object$centres, object$bases, object$maps))
+}
+
+#' @export
+summary_extra.manifold_plml <- function(object) {
+  structure(c(
+    sprintf("models: %d (sizes %d-%d); root model %d; walk of %d moves (%d forward, %d backward)",
+            object$n_models, min(tabulate(object$labels)), max(tabulate(object$labels)),
+            object$root, length(object$walk) - 1L, object$moves[["forward"]],
+            object$moves[["backward"]]),
+    sprintf("k-means objective %.6g after %d iterations%s", object$kmeans$objective,
+            object$kmeans$iterations, if (object$kmeans$converged) "" else " (not converged)"),
+    if (object$n_rank_deficient > 0L)
+      sprintf("rank-deficient models: %d", object$n_rank_deficient)
+  ), class = "mo_summary_lines")
+}
+
+#' Plot a PLML fit
+#'
+#' `what = "embedding"` is [plot.manifold_fit()]; `what = "models"` colours
+#' the training embedding by model and draws the model tree between the
+#' embedded model centres (mean embedding of each model's points), marking
+#' the root.
+#'
+#' @param x A `manifold_plml` fit.
+#' @param what `"embedding"` or `"models"`.
+#' @param ... Passed to [plot.manifold_fit()] (`what = "embedding"`) or to
+#'   [plot.default()].
+#' @return `x`, invisibly.
+#' @export
+#' @examples
+#' roll <- swiss_roll(500, seed = 3)
+#' fit <- plml(roll$x, k = 10, seed = 1)
+#' plot(fit, what = "models")
+plot.manifold_plml <- function(x, what = c("embedding", "models"), ...) {
+  what <- check_choice(what, c("embedding", "models"), "what")
+  if (what == "embedding") return(plot.manifold_fit(x, ...))
+  Y <- x$embedding
+  if (ncol(Y) < 2L) Y <- cbind(Y, 0)
+  cm <- rowsum(Y[, 1:2], x$labels) / as.vector(table(x$labels))
+  pal <- grDevices::hcl.colors(min(x$n_models, 12L), "Dark 3")
+  cols <- pal[(x$labels - 1L) %% length(pal) + 1L]
+  graphics::plot(Y[, 1], Y[, 2], col = cols, pch = 16, cex = 0.5, xlab = "Dim1", ylab = "Dim2",
+                 main = sprintf("%s: %d models and the model tree", x$method, x$n_models), ...)
+  e <- x$model_tree
+  graphics::segments(cm[e$from, 1], cm[e$from, 2], cm[e$to, 1], cm[e$to, 2], col = "grey20", lwd = 1)
+  graphics::points(cm[, 1], cm[, 2], pch = 20, cex = 0.6)
+  graphics::points(cm[x$root, 1], cm[x$root, 2], pch = 23, bg = "red", cex = 1.4)
+  invisible(x)
+}

@@ -1,0 +1,68 @@
+# Benchmarks for PLML (piecewise-linear manifold learning), issue 9.
+#   * Swiss roll n = 20,000, k = 9: plml() (exact point MST; constrained
+#     k-means and k-means + merge) against Isomap (landmark, k = 10) and LTSA
+#     (k = 10) at the same n;
+#   * n = 50,000 with the kNN-graph MST (mst_knn = 15);
+#   * predict() of 10,000 new points (GOoSE and per-model maps).
+# Peers: dimRed/Rdimtools offer no PLML; Rdimtools cannot be installed on this
+# R 4.2.2. Times are single runs (elapsed seconds) on a shared, loaded machine.
+local({
+  cat("load:", system("uptime", intern = TRUE), "\n")
+  cat("Rdimtools cannot be installed on this R", as.character(getRversion()),
+      "; no peer package implements PLML.\n")
+  rows <- list()
+  add <- function(case, impl, seconds, extra = "") {
+    rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds,
+                                             note = extra)
+    cat(sprintf("  %-12s %-40s %8.2f s  %s\n", case, impl, seconds, extra))  # progress
+  }
+  once <- bench_once
+  cpu <- function(expr) {
+    e <- substitute(expr)
+    t <- system.time(eval(e, parent.frame()))
+    c(elapsed = t[["elapsed"]], cpu = t[["user.self"]] + t[["sys.self"]])
+  }
+  skip_large <- identical(Sys.getenv("MANIFOLDOOS_BENCH_SKIP_LARGE"), "1")
+
+  roll <- swiss_roll(20000L, seed = 1)
+  X <- roll$x
+  t1 <- cpu(f1 <- plml(X, k = 9, seed = 1, cluster = "kmeans_merge"))
+  add("n=20000 fit", "manifoldOOS plml kmeans_merge", t1[["elapsed"]],
+      sprintf("cpu %.1f s, T(10) = %.4f", t1[["cpu"]], trustworthiness(X, embedding(f1), 10)))
+  t2 <- cpu(f2 <- plml(X, k = 9, seed = 1))
+  add("n=20000 fit", "manifoldOOS plml constrained", t2[["elapsed"]],
+      sprintf("cpu %.1f s, T(10) = %.4f, %d k-means iterations", t2[["cpu"]],
+              trustworthiness(X, embedding(f2), 10), f2$kmeans$iterations))
+  t3 <- cpu(f3 <- isomap(X, 2, k = 10, landmarks = 1000, seed = 1))
+  add("n=20000 fit", "manifoldOOS isomap (1000 landmarks)", t3[["elapsed"]],
+      sprintf("cpu %.1f s", t3[["cpu"]]))
+  t4 <- cpu(f4 <- ltsa(X, 2, k = 10))
+  add("n=20000 fit", "manifoldOOS ltsa", t4[["elapsed"]], sprintf("cpu %.1f s", t4[["cpu"]]))
+  new <- swiss_roll(10000L, seed = 2)$x
+  t5 <- cpu(predict(f1, new))
+  add("predict 10000", "plml goose", t5[["elapsed"]], sprintf("cpu %.1f s", t5[["cpu"]]))
+  t6 <- cpu(predict(f1, new, method = "model"))
+  add("predict 10000", "plml model", t6[["elapsed"]], sprintf("cpu %.1f s", t6[["cpu"]]))
+
+  if (!skip_large) {
+    X5 <- swiss_roll(50000L, seed = 3)$x
+    t7 <- cpu(g1 <- plml(X5, k = 9, seed = 1, mst_knn = 15, cluster = "kmeans_merge"))
+    add("n=50000 fit", "manifoldOOS plml kNN-MST kmeans_merge", t7[["elapsed"]],
+        sprintf("cpu %.1f s", t7[["cpu"]]))
+    t8 <- cpu(g2 <- plml(X5, k = 9, seed = 1, mst_knn = 15))
+    add("n=50000 fit", "manifoldOOS plml kNN-MST constrained", t8[["elapsed"]],
+        sprintf("cpu %.1f s", t8[["cpu"]]))
+    t9 <- cpu(isomap(X5, 2, k = 10, landmarks = 1000, seed = 1))
+    add("n=50000 fit", "manifoldOOS isomap (1000 landmarks)", t9[["elapsed"]],
+        sprintf("cpu %.1f s", t9[["cpu"]]))
+    t10 <- cpu(ltsa(X5, 2, k = 10))
+    add("n=50000 fit", "manifoldOOS ltsa", t10[["elapsed"]], sprintf("cpu %.1f s", t10[["cpu"]]))
+  } else {
+    message("  n = 50,000 skipped (MANIFOLDOOS_BENCH_SKIP_LARGE=1)")
+  }
+  df <- do.call(rbind, rows)
+  df$seconds <- signif(df$seconds, 4)
+  cat("PLML benchmark (elapsed seconds; cpu = user + system; ratios not meaningful under load)\n")
+  print(df, row.names = FALSE)
+  cat("load:", system("uptime", intern = TRUE), "\n")
+})

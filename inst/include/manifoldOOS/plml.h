@@ -1,0 +1,971 @@
+// Piecewise-linear manifold learning (PLML; Strange 2011, thesis ch. 3;
+// ICMLA10 "parallel projections"; BMVC10 "iterative hyperplane merging").
+// Spec 003 §1-4.
+//
+// 1. Constrained k-means (every cluster >= h points; the assignment step is a
+//    min-cost flow solved exactly by successive shortest paths) or k-means
+//    followed by merging small clusters.
+// 2. Local PCA per cluster: centre m_l, basis U_l (p x q), normal n_l.
+// 3. Topology: the Euclidean MST of the points (exact Prim, or Kruskal on a
+//    kNN graph plus component-joining edges for large n) contracted to a
+//    model graph weighted by centroid distances, then its MST; or the MST of
+//    the centroids ("centroid_mst", IHM).
+// 4. Euler walk of the model MST from the root; forward moves rotate the
+//    global model parallel to the new model and project onto it, backward
+//    moves align rigidly (Procrustes) to the original local model.
+// 5. Final PCA of the merged global model.
+//
+// Two exact implementations of step 4: the low-cost q-dimensional path of
+// spec §1.7 (default) and the literal p-space path of §1.6 (tests, fidelity
+// options pivot = origin / own-axis targets).
+//
+// Header-only (Armadillo types cross no translation-unit boundary); the
+// point MST uses the raw-pointer graph core (src/graph_connect.cpp). No R or
+// Rcpp types.
+#ifndef MANIFOLDOOS_PLML_H
+#define MANIFOLDOOS_PLML_H
+
+#include <armadillo>
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "graph.h"
+#include "knn.h"
+#include "linalg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <queue>
+#include <random>
+#include <utility>
+
+namespace manifoldOOS {
+
+enum class plml_cluster { constrained, kmeans_merge };
+enum class plml_topology { point_mst, centroid_mst };
+enum class plml_variant { pp, ihm };
+enum class plml_backalign { rigid, similarity, none };
+
+struct plml_options {
+  int q = 2;                 // target dimension
+  int k = 10;                // model size: c = floor(n / k) clusters
+  int h = -1;                // minimum cluster size (-1: h = k)
+  plml_cluster cluster = plml_cluster::constrained;
+  plml_topology topology = plml_topology::point_mst;
+  plml_variant variant = plml_variant::pp;
+  plml_backalign backalign = plml_backalign::rigid;
+  int root = -1;             // 0-based model index; -1: random (seed)
+  bool literal_path = false; // p-space path (spec §1.6) instead of §1.7
+  bool pivot_origin = false; // literal reading: rotate about the origin (p-space path only)
+  bool own_axes = false;     // literal reading: target axes = the new model's own (p-space path only)
+  int mst_knn = 0;           // 0: exact Euclidean MST (Prim); > 0: kNN-graph MST with this k
+  int n_start = 1;           // k-means restarts
+  int max_iter = 50;         // k-means iterations
+  int lloyd_iter = 0;        // ordinary k-means steps before the constrained ones
+  int n_candidates = 16;     // nearest centres a point may be assigned to (>= c: exact transportation LP)
+  unsigned int seed = 1;
+  int n_threads = 0;
+};
+
+// Clustering result.
+struct plml_clusters {
+  std::vector<int> label;   // 0-based cluster of every point
+  int n_clusters = 0;
+  double objective = 0.0;   // sum_i 1/2 ||x_i - mu_label(i)||^2
+  int n_iter = 0;
+  bool converged = false;
+  long n_augment = 0;       // shortest augmenting paths used in the last assignment step
+};
+
+// Constrained k-means (Bennett, Bradley & Demiriz 2000): c clusters, each with
+// at least h points. The assignment step is the transportation problem
+// min sum T_il 1/2||x_i - mu_l||^2, sum_l T_il = 1, sum_i T_il >= h, solved
+// exactly (integral optimum) by successive shortest paths on the cluster
+// residual graph, each point restricted to its n_candidates nearest centres
+// (all centres when n_candidates >= c: then the step is the exact LP optimum).
+inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const plml_options& opt);
+
+// Ordinary k-means (k-means++ seeding) followed by merging every cluster with
+// fewer than h points into the cluster of the nearest centroid.
+inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_options& opt);
+
+// Optimal assignment for fixed centres (the constrained assignment step);
+// exposed for tests. centres: c x p. Returns 0-based labels.
+inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
+                                        int n_candidates, int n_threads, long* n_augment = nullptr);
+
+// Euclidean minimum spanning tree of the rows of X (n - 1 edges, 0-based,
+// i < j). mst_knn = 0: exact (Prim, O(n^2 p)); > 0: Kruskal on the
+// symmetric mst_knn-NN graph, components joined by their closest pairs (an
+// MST over components): exact whenever the kNN graph contains the MST.
+struct mst_edge {
+  int i;
+  int j;
+  double w;
+};
+inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads);
+
+// Minimum spanning tree/forest (Kruskal, ties broken by (w, i, j)) of a
+// weighted graph on nv vertices.
+inline std::vector<mst_edge> kruskal_mst(int nv, std::vector<mst_edge> edges);
+
+// Euler walk with backtracking of a tree from root (children in increasing
+// edge weight, ties by vertex index), truncated after the last new vertex.
+inline std::vector<int> euler_walk(int nv, const std::vector<mst_edge>& tree, int root);
+
+struct plml_result {
+  arma::mat Y;                 // n x q embedding (centred, deterministic signs)
+  std::vector<int> label;      // 0-based cluster of every point
+  int n_clusters = 0;
+  arma::mat centres;           // c x p model centres m_l
+  arma::cube bases;            // p x q x c local bases U_l
+  arma::mat normals;           // c x p normals n_l
+  std::vector<mst_edge> model_tree;  // c - 1 edges of the model MST (0-based)
+  std::vector<int> walk;       // the Euler walk (0-based model indices)
+  int root = 0;
+  arma::cube maps;             // (q + 1) x q x c: [alpha_l; G_l], y = alpha_l + ((x - m_l) U_l) G_l
+  long n_rank_deficient = 0;   // clusters whose q-th local singular value is ~ 0
+  double objective = 0.0;
+  int kmeans_iter = 0;
+  bool kmeans_converged = false;
+  int n_forward = 0;
+  int n_backward = 0;
+};
+
+inline plml_result plml_fit(const arma::mat& X, const plml_options& opt);
+
+// Per-model out-of-sample map (spec §1.11): new row x of Xnew -> the model
+// `model[i]` (0-based), y = alpha + ((x - m) U) G.
+inline arma::mat plml_model_map(const arma::mat& Xnew, const std::vector<int>& model,
+                         const arma::mat& centres, const arma::cube& bases, const arma::cube& maps);
+
+// ---- implementation ----------------------------------------------------------
+
+
+namespace plml_detail {
+
+const double inf = std::numeric_limits<double>::infinity();
+
+// ---- union-find ------------------------------------------------------------
+struct union_find {
+  std::vector<int> parent, rank;
+  explicit union_find(int n) : parent(n), rank(n, 0) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int v) {
+    while (parent[v] != v) {
+      parent[v] = parent[parent[v]];
+      v = parent[v];
+    }
+    return v;
+  }
+  bool unite(int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    if (rank[a] < rank[b]) std::swap(a, b);
+    parent[b] = a;
+    if (rank[a] == rank[b]) ++rank[a];
+    return true;
+  }
+};
+
+inline bool edge_less(const mst_edge& a, const mst_edge& b) {
+  if (a.w != b.w) return a.w < b.w;
+  if (a.i != b.i) return a.i < b.i;
+  return a.j < b.j;
+}
+
+// ---- k-means++ seeding -------------------------------------------------------
+inline arma::mat kmeanspp(const arma::mat& X, int c, std::mt19937& rng, int n_threads) {
+  const arma::uword n = X.n_rows, p = X.n_cols;
+  const arma::mat Xt = X.t();  // p x n: one point per column
+  arma::mat C(p, c);
+  std::vector<double> d2(n, inf);
+  std::uniform_int_distribution<arma::uword> first(0, n - 1);
+  arma::uword pick = first(rng);
+  (void)n_threads;  // serial: one pass per centre is too short for a parallel region
+  for (int l = 0; l < c; ++l) {
+    C.col(l) = Xt.col(pick);
+    const double* cl = C.colptr(l);
+    if (l % 64 == 0) check_interrupt();
+    for (arma::uword i = 0; i < n; ++i) {
+      const double d = canonical_sqdist(Xt.colptr(i), cl, p);
+      if (d < d2[i]) d2[i] = d;
+    }
+    if (l + 1 == c) break;
+    double total = 0.0;
+    for (double v : d2) total += v;
+    if (!(total > 0)) {  // all points coincide with chosen centres: take any point
+      pick = first(rng);
+      continue;
+    }
+    std::uniform_real_distribution<double> u(0.0, total);
+    double r = u(rng), acc = 0.0;
+    pick = n - 1;
+    for (arma::uword i = 0; i < n; ++i) {
+      acc += d2[i];
+      if (acc >= r && d2[i] > 0) {
+        pick = i;
+        break;
+      }
+    }
+  }
+  return C.t();
+}
+
+inline arma::mat cluster_means(const arma::mat& X, const std::vector<int>& lab, int c) {
+  arma::mat M(c, X.n_cols, arma::fill::zeros);
+  arma::vec cnt(c, arma::fill::zeros);
+  for (arma::uword i = 0; i < X.n_rows; ++i) {
+    M.row(lab[i]) += X.row(i);
+    cnt(lab[i]) += 1.0;
+  }
+  for (int l = 0; l < c; ++l)
+    if (cnt(l) > 0) M.row(l) /= cnt(l);
+  return M;
+}
+
+inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, const arma::mat& M) {
+  double s = 0.0;
+  for (arma::uword i = 0; i < X.n_rows; ++i) s += 0.5 * arma::accu(arma::square(X.row(i) - M.row(lab[i])));
+  return s;
+}
+
+// Successive shortest paths for the constrained assignment. Network: a super
+// node S with arcs S -> s for every cluster s above h (it may give a point
+// away) and l -> S for every cluster (it may keep extra points), cluster arcs
+// a -> b of cost min_{x in a} c_xb - c_xa (move a point; x's candidate
+// lists only). Starting from the greedy assignment (all reduced costs >= 0),
+// each deficit cluster z is served by a shortest S -> z path found by a
+// backward Dijkstra from z (reduced costs, early stop when S is settled);
+// the potentials are then lowered by the capped backward distances, which
+// keeps every reduced cost >= 0, so the final assignment has no negative
+// residual cycle: it is optimal for the candidate-restricted problem.
+// Potentials are stored as P_v - offset so that an update touches only the
+// settled nodes. Returns false when a deficit cluster cannot be served
+// within the candidate lists.
+inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c, int h,
+                       std::vector<int>& cl, long* n_aug) {
+  const int n = cand.n_rows, L = cand.n_cols;
+  std::vector<int> slot(n, 0), count(c, 0), pos(n);
+  std::vector<std::vector<int>> mem(c);
+  // reverse candidate lists: rev[b] = {(x, j) : cand(x, j) == b}
+  std::vector<std::vector<std::pair<int, int>>> rev(c);
+  for (int j = 0; j < L; ++j)
+    for (int i = 0; i < n; ++i) rev[cand(i, j)].emplace_back(i, j);
+  cl.assign(n, 0);
+  for (int i = 0; i < n; ++i) {
+    cl[i] = cand(i, 0);
+    pos[i] = mem[cl[i]].size();
+    mem[cl[i]].push_back(i);
+    ++count[cl[i]];
+  }
+  std::vector<double> P(c + 1, 0.0), e(c + 1, inf);
+  const int S = c;
+  std::vector<int> succ(c), mvpt(c), mvslot(c), touched;
+  std::vector<char> settled(c + 1, 0);
+  using qe = std::pair<double, int>;
+  long aug = 0;
+  for (int z = 0; z < c; ++z) {
+    while (count[z] < h) {
+      if ((aug & 63) == 0) check_interrupt();
+      for (int v : touched) {
+        e[v] = inf;
+        settled[v] = 0;
+      }
+      touched.clear();
+      std::priority_queue<qe, std::vector<qe>, std::greater<qe>> pq;
+      e[z] = 0;
+      touched.push_back(z);
+      pq.emplace(0.0, z);
+      int src = -1;
+      double ez = 0;
+      while (!pq.empty()) {
+        const qe top = pq.top();
+        pq.pop();
+        const int b = top.second;
+        if (settled[b] || top.first > e[b]) continue;
+        settled[b] = 1;
+        if (b == S) {
+          ez = top.first;
+          break;
+        }
+        const double db = top.first;
+        if (count[b] > h) {  // arc S -> b
+          double w = P[S] - P[b];
+          if (w < 0) w = 0;
+          if (db + w < e[S]) {
+            if (e[S] == inf) touched.push_back(S);
+            e[S] = db + w;
+            src = b;
+            pq.emplace(e[S], S);
+          }
+        }
+        for (const auto& xj : rev[b]) {
+          const int x = xj.first, a = cl[x];
+          if (a == b || settled[a]) continue;
+          double w = cost(x, xj.second) - cost(x, slot[x]) + P[a] - P[b];
+          if (w < 0) w = 0;
+          const double nd = db + w;
+          if (nd < e[a]) {
+            if (e[a] == inf) touched.push_back(a);
+            e[a] = nd;
+            succ[a] = b;
+            mvpt[a] = x;
+            mvslot[a] = xj.second;
+            pq.emplace(nd, a);
+          }
+        }
+      }
+      if (src < 0 || !settled[S]) return false;
+      for (int v : touched)
+        if (v != S && settled[v]) P[v] += ez - e[v];
+      // (every other potential drops by ez: kept implicit, differences unchanged)
+      for (int v = src; v != z;) {
+        const int b = succ[v], x = mvpt[v];
+        const int px = pos[x];
+        const int last = mem[v].back();
+        mem[v][px] = last;
+        pos[last] = px;
+        mem[v].pop_back();
+        pos[x] = mem[b].size();
+        mem[b].push_back(x);
+        cl[x] = b;
+        slot[x] = mvslot[v];
+        v = b;
+      }
+      --count[src];
+      ++count[z];
+      ++aug;
+    }
+  }
+  if (n_aug) *n_aug = aug;
+  return true;
+}
+
+// ---- local models -------------------------------------------------------------
+struct local_models {
+  arma::mat centres;   // c x p
+  arma::cube bases;    // p x q x c
+  arma::mat normals;   // c x p
+  std::vector<std::vector<arma::uword>> members;
+  long n_rank_deficient = 0;
+};
+
+inline local_models fit_local_models(const arma::mat& X, const std::vector<int>& lab, int c, int q) {
+  const arma::uword p = X.n_cols;
+  local_models lm;
+  lm.members.assign(c, {});
+  for (arma::uword i = 0; i < X.n_rows; ++i) lm.members[lab[i]].push_back(i);
+  lm.centres.set_size(c, p);
+  lm.bases.set_size(p, q, c);
+  lm.normals.set_size(c, p);
+  for (int l = 0; l < c; ++l) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[l]);
+    arma::mat Xl = X.rows(idx);
+    const arma::rowvec m = arma::mean(Xl, 0);
+    Xl.each_row() -= m;
+    arma::mat U, V;
+    arma::vec s;
+    bool ok;
+    if (Xl.n_rows >= arma::uword(q + 1)) {
+      ok = arma::svd_econ(U, s, V, Xl, "right");
+    } else {
+      ok = arma::svd(U, s, V, Xl);
+    }
+    if (!ok) throw convergence_error("the SVD of a local model failed");
+    if (V.n_cols < arma::uword(q + 1)) {
+      // complete the basis deterministically (full SVD)
+      if (!arma::svd(U, s, V, Xl)) throw convergence_error("the SVD of a local model failed");
+    }
+    if (s.n_elem < arma::uword(q) || !(s(q - 1) > 1e-10 * s(0))) ++lm.n_rank_deficient;
+    arma::mat B = V.cols(0, q);
+    fix_signs(B);
+    lm.centres.row(l) = m;
+    lm.bases.slice(l) = B.cols(0, q - 1);
+    lm.normals.row(l) = B.col(q).t();
+  }
+  return lm;
+}
+
+inline arma::vec axis_weights(int q) {
+  arma::vec w(q + 1);
+  for (int j = 1; j <= q + 1; ++j) w(j - 1) = double(j) * j + (j + 0.5) * (j + 0.5);
+  return w;
+}
+
+// Axis target of the new model (ICMLA10 construction or the literal own axes).
+inline arma::mat axis_target(const local_models& lm, int a, int b, bool own) {
+  const arma::mat& Ua = lm.bases.slice(a);
+  const arma::mat& Ub = lm.bases.slice(b);
+  const arma::vec na = lm.normals.row(a).t(), nb = lm.normals.row(b).t();
+  const int q = Ua.n_cols;
+  arma::mat B(Ua.n_rows, q + 1);
+  if (own) {
+    B.cols(0, q - 1) = Ub;
+    B.col(q) = nb;
+  } else {
+    const double d = arma::dot(na, nb);
+    B.cols(0, q - 1) = Ub * (Ub.t() * Ua);
+    B.col(q) = (d < 0 ? -1.0 : 1.0) * nb;
+  }
+  return B;
+}
+
+inline arma::mat axis_source(const local_models& lm, int a) {
+  const int q = lm.bases.n_cols;
+  arma::mat A(lm.bases.n_rows, q + 1);
+  A.cols(0, q - 1) = lm.bases.slice(a);
+  A.col(q) = lm.normals.row(a).t();
+  return A;
+}
+
+// Full p x p rotation R = U V' from K = A W B' (orthogonal Procrustes).
+inline arma::mat full_rotation(const arma::mat& A, const arma::vec& w, const arma::mat& B) {
+  const arma::mat K = A * arma::diagmat(w) * B.t();
+  arma::mat U, V;
+  arma::vec s;
+  if (!arma::svd(U, s, V, K)) throw convergence_error("the SVD of the axis matrices failed");
+  return U * V.t();
+}
+
+// q x q matrix G = U_a' R U_b of a parallel-projection move a -> b, computed
+// without the p x p SVD when possible (spec §1.7).
+inline arma::mat forward_G(const local_models& lm, int a, int b, const arma::vec& w) {
+  const arma::mat A = axis_source(lm, a);
+  const arma::mat B = axis_target(lm, a, b, false);
+  const arma::mat& Ua = lm.bases.slice(a);
+  const arma::mat& Ub = lm.bases.slice(b);
+  const int q = Ua.n_cols;
+  arma::mat QB, RB;
+  bool ok = arma::qr_econ(QB, RB, B);
+  const arma::vec dg = arma::abs(RB.diag());
+  if (ok && dg.min() > 1e-10 * dg.max()) {
+    const arma::mat M = arma::diagmat(w) * RB.t();
+    arma::mat Uk, Vk;
+    arma::vec s;
+    if (arma::svd(Uk, s, Vk, M)) {
+      const arma::mat AtR = Uk * Vk.t() * QB.t();  // (q+1) x p
+      return AtR.rows(0, q - 1) * Ub;
+    }
+  }
+  const arma::mat R = full_rotation(A, w, B);
+  return Ua.t() * R * Ub;
+}
+
+// Rigid (or similarity) Procrustes in column form: returns (Rt, beta) with
+// target ~ beta * Rt * (src - mean_src) + mean_tgt.
+inline void procrustes_cols(const arma::mat& src, const arma::mat& tgt, bool scale, arma::mat& Rt,
+                     double& beta, arma::vec& ms, arma::vec& mt) {
+  ms = arma::mean(src, 1);
+  mt = arma::mean(tgt, 1);
+  const arma::mat Sc = src.each_col() - ms;
+  const arma::mat Tc = tgt.each_col() - mt;
+  const arma::mat M = Sc * Tc.t();  // = rows' (Sc_rows' Tc_rows)
+  arma::mat U, V;
+  arma::vec s;
+  if (!arma::svd(U, s, V, M)) throw convergence_error("the SVD of a Procrustes alignment failed");
+  Rt = (U * V.t()).t();
+  beta = 1.0;
+  if (scale) {
+    const double ss = arma::accu(arma::square(Sc));
+    if (ss > 0) beta = arma::accu(s) / ss;
+  }
+}
+
+// ---- merging: the q-dimensional path (spec §1.7) --------------------------------
+inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const std::vector<int>& walk,
+                     const plml_options& opt, int& nf, int& nb) {
+  const int c = lm.centres.n_rows, q = opt.q;
+  const arma::uword n = X.n_rows;
+  const arma::vec w = axis_weights(q);
+  arma::mat T(q, n), Lq(q, n);  // join-order columns
+  std::vector<arma::uword> order;
+  order.reserve(n);
+  std::vector<long> start(c, -1);
+  long N = 0;
+  auto append = [&](int b) {
+    start[b] = N;
+    const arma::mat& Ub = lm.bases.slice(b);
+    for (arma::uword i : lm.members[b]) {
+      const arma::rowvec t = (X.row(i) - lm.centres.row(b)) * Ub;
+      T.col(N) = t.t();
+      Lq.col(N) = t.t();
+      order.push_back(i);
+      ++N;
+    }
+  };
+  auto project = [&](int a, int b, bool rotate) {
+    const arma::mat& Ua = lm.bases.slice(a);
+    const arma::mat& Ub = lm.bases.slice(b);
+    const arma::mat G = rotate ? forward_G(lm, a, b, w) : arma::mat(Ua.t() * Ub);
+    const arma::vec off = ((lm.centres.row(a) - lm.centres.row(b)) * Ub).t();
+    arma::mat Tv = G.t() * T.head_cols(N);
+    Tv.each_col() += off;
+    T.head_cols(N) = Tv;
+  };
+  const bool rotate = opt.variant == plml_variant::pp;
+  int cur = walk[0];
+  append(cur);
+  std::vector<char> seen(c, 0);
+  seen[cur] = 1;
+  nf = nb = 0;
+  for (size_t s = 1; s < walk.size(); ++s) {
+    if (s % 16 == 0) check_interrupt();
+    const int b = walk[s];
+    if (!seen[b]) {
+      project(cur, b, rotate);
+      append(b);
+      seen[b] = 1;
+      ++nf;
+    } else {
+      ++nb;
+      if (opt.backalign == plml_backalign::none) {
+        project(cur, b, rotate);
+      } else {
+        if (!rotate) project(cur, b, false);  // IHM: project first, then align
+        const long m = lm.members[b].size();
+        arma::mat Rt, Tv;
+        arma::vec ms, mt;
+        double beta;
+        procrustes_cols(T.cols(start[b], start[b] + m - 1), Lq.cols(start[b], start[b] + m - 1),
+                        opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
+        Tv = T.head_cols(N);
+        Tv.each_col() -= ms;
+        Tv = (beta * Rt) * Tv;
+        Tv.each_col() += mt;
+        T.head_cols(N) = Tv;
+      }
+    }
+    cur = b;
+  }
+  arma::mat Y(n, q);
+  for (long j = 0; j < N; ++j) Y.row(order[j]) = T.col(j).t();
+  return Y;
+}
+
+// ---- merging: the literal p-space path (spec §1.6) --------------------------------
+inline arma::mat merge_pspace(const arma::mat& X, const local_models& lm, const std::vector<int>& walk,
+                       const plml_options& opt, int& nf, int& nb) {
+  const int c = lm.centres.n_rows, q = opt.q;
+  const arma::uword n = X.n_rows, p = X.n_cols;
+  const arma::vec w = axis_weights(q);
+  arma::mat Z(n, p, arma::fill::zeros);
+  std::vector<arma::uword> vis;
+  auto original = [&](int b) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
+    const arma::mat& Ub = lm.bases.slice(b);
+    arma::mat P = X.rows(idx);
+    P.each_row() -= lm.centres.row(b);
+    P = P * Ub * Ub.t();
+    P.each_row() += lm.centres.row(b);
+    return P;
+  };
+  auto append = [&](int b) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
+    Z.rows(idx) = original(b);
+    for (arma::uword i : lm.members[b]) vis.push_back(i);
+  };
+  const bool rotate = opt.variant == plml_variant::pp;
+  auto project = [&](int a, int b) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(vis);
+    arma::mat Zv = Z.rows(idx);
+    if (rotate) {
+      const arma::mat R = full_rotation(axis_source(lm, a), w, axis_target(lm, a, b, opt.own_axes));
+      const arma::rowvec o = opt.pivot_origin ? arma::rowvec(p, arma::fill::zeros)
+                                              : arma::rowvec(lm.centres.row(a));
+      Zv.each_row() -= o;
+      Zv = Zv * R;
+      Zv.each_row() += o;
+    }
+    const arma::mat& Ub = lm.bases.slice(b);
+    Zv.each_row() -= lm.centres.row(b);
+    Zv = Zv * Ub * Ub.t();
+    Zv.each_row() += lm.centres.row(b);
+    Z.rows(idx) = Zv;
+  };
+  int cur = walk[0];
+  append(cur);
+  std::vector<char> seen(c, 0);
+  seen[cur] = 1;
+  nf = nb = 0;
+  for (size_t s = 1; s < walk.size(); ++s) {
+    check_interrupt();
+    const int b = walk[s];
+    if (!seen[b]) {
+      project(cur, b);
+      append(b);
+      seen[b] = 1;
+      ++nf;
+    } else {
+      ++nb;
+      if (opt.backalign == plml_backalign::none) {
+        project(cur, b);
+      } else {
+        if (!rotate) {  // IHM: orthogonal projection first
+          project(cur, b);
+        }
+        const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
+        arma::mat Rt, Zv;
+        arma::vec ms, mt;
+        double beta;
+        procrustes_cols(Z.rows(idx).t(), original(b).t(),
+                        opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
+        const arma::uvec vidx = arma::conv_to<arma::uvec>::from(vis);
+        Zv = Z.rows(vidx);
+        Zv.each_row() -= ms.t();
+        Zv = beta * Zv * Rt.t();
+        Zv.each_row() += mt.t();
+        Z.rows(vidx) = Zv;
+      }
+    }
+    cur = b;
+  }
+  return Z;
+}
+
+// Centred PCA read-out with deterministic column signs.
+inline arma::mat final_pca(const arma::mat& Q, int q) {
+  arma::mat Qc = Q.each_row() - arma::mean(Q, 0);
+  arma::mat U, V;
+  arma::vec s;
+  if (!arma::svd_econ(U, s, V, Qc, "right")) throw convergence_error("the final PCA failed");
+  arma::mat Y = Qc * V.cols(0, q - 1);
+  fix_signs(Y);
+  return Y;
+}
+
+}  // namespace plml_detail
+
+using namespace plml_detail;
+
+// ---- public functions -------------------------------------------------------------
+
+inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
+                                        int n_candidates, int n_threads, long* n_augment) {
+  const int n = X.n_rows, c = centres.n_rows;
+  if (c < 1 || h < 0) throw input_error("constrained assignment: invalid number of clusters or minimum size");
+  if (long(c) * h > n) throw input_error("constrained assignment: c * h exceeds the number of points");
+  int L = std::max(1, std::min(n_candidates, c));
+  std::vector<int> lab;
+  while (true) {
+    knn_result kr = knn_query(centres, X, L, knn_algorithm::automatic, n_threads);
+    arma::mat cost = 0.5 * arma::square(kr.dist);
+    if (ssp_assign(kr.idx, cost, c, h, lab, n_augment)) break;
+    if (L == c) throw convergence_error("constrained assignment: no feasible assignment found");
+    L = std::min(c, 4 * L);  // widen the candidate lists and start again
+  }
+  return lab;
+}
+
+inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const plml_options& opt) {
+  std::mt19937 rng(opt.seed);
+  plml_clusters best;
+  best.objective = inf;
+  for (int st = 0; st < std::max(1, opt.n_start); ++st) {
+    arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
+    // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
+    // sizes, so that the constrained steps need few augmenting paths
+    for (int it = 0; it < opt.lloyd_iter; ++it) {
+      check_interrupt();
+      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
+      std::vector<int> l0(X.n_rows);
+      for (arma::uword i = 0; i < X.n_rows; ++i) l0[i] = kr.idx(i, 0);
+      arma::mat Cn = cluster_means(X, l0, c);
+      std::vector<int> cnt(c, 0);
+      for (int l : l0) ++cnt[l];
+      for (int l = 0; l < c; ++l)
+        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+    }
+    std::vector<int> lab, prev;
+    plml_clusters res;
+    res.n_clusters = c;
+    for (int it = 1; it <= opt.max_iter; ++it) {
+      check_interrupt();
+      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &res.n_augment);
+      res.n_iter = it;
+      if (lab == prev) {
+        res.converged = true;
+        break;
+      }
+      C = cluster_means(X, lab, c);
+      prev = lab;
+    }
+    res.label = lab;
+    res.objective = kmeans_objective(X, lab, cluster_means(X, lab, c));
+    if (res.objective < best.objective) best = res;
+  }
+  return best;
+}
+
+inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_options& opt) {
+  std::mt19937 rng(opt.seed);
+  const arma::uword n = X.n_rows;
+  plml_clusters best;
+  best.objective = inf;
+  for (int st = 0; st < std::max(1, opt.n_start); ++st) {
+    arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
+    std::vector<int> lab(n), prev;
+    plml_clusters res;
+    for (int it = 1; it <= opt.max_iter; ++it) {
+      check_interrupt();
+      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
+      for (arma::uword i = 0; i < n; ++i) lab[i] = kr.idx(i, 0);
+      res.n_iter = it;
+      if (lab == prev) {
+        res.converged = true;
+        break;
+      }
+      arma::mat Cn = cluster_means(X, lab, c);
+      std::vector<int> cnt(c, 0);
+      for (int l : lab) ++cnt[l];
+      for (int l = 0; l < c; ++l)
+        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+      prev = lab;
+    }
+    // merge clusters smaller than h into the cluster of the nearest centroid
+    std::vector<long> cnt(c, 0);
+    for (int l : lab) ++cnt[l];
+    arma::mat M = cluster_means(X, lab, c);
+    std::vector<int> to(c);
+    std::iota(to.begin(), to.end(), 0);
+    while (true) {
+      int small = -1;
+      long alive = 0;
+      for (int l = 0; l < c; ++l) {
+        if (cnt[l] == 0) continue;
+        ++alive;
+        if (cnt[l] < h && (small < 0 || cnt[l] < cnt[small])) small = l;
+      }
+      if (small < 0 || alive <= 1) break;
+      int tgt = -1;
+      double bd = inf;
+      for (int l = 0; l < c; ++l) {
+        if (l == small || cnt[l] == 0) continue;
+        const double d = arma::accu(arma::square(M.row(l) - M.row(small)));
+        if (d < bd) {
+          bd = d;
+          tgt = l;
+        }
+      }
+      M.row(tgt) = (cnt[tgt] * M.row(tgt) + cnt[small] * M.row(small)) / double(cnt[tgt] + cnt[small]);
+      cnt[tgt] += cnt[small];
+      cnt[small] = 0;
+      for (int l = 0; l < c; ++l)
+        if (to[l] == small) to[l] = tgt;
+    }
+    std::vector<int> newid(c, -1);
+    int cc = 0;
+    for (int l = 0; l < c; ++l)
+      if (cnt[l] > 0) newid[l] = cc++;
+    for (arma::uword i = 0; i < n; ++i) lab[i] = newid[to[lab[i]]];
+    res.label = lab;
+    res.n_clusters = cc;
+    res.objective = kmeans_objective(X, lab, cluster_means(X, lab, cc));
+    if (res.objective < best.objective) best = res;
+  }
+  return best;
+}
+
+inline std::vector<mst_edge> kruskal_mst(int nv, std::vector<mst_edge> edges) {
+  std::sort(edges.begin(), edges.end(), edge_less);
+  union_find uf(nv);
+  std::vector<mst_edge> out;
+  out.reserve(nv > 0 ? nv - 1 : 0);
+  for (const mst_edge& e : edges) {
+    if (uf.unite(e.i, e.j)) out.push_back(e);
+    if (int(out.size()) == nv - 1) break;
+  }
+  return out;
+}
+
+inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads) {
+  const int n = X.n_rows, p = X.n_cols;
+  std::vector<mst_edge> out;
+  if (n < 2) return out;
+  if (mst_knn <= 0 || mst_knn >= n - 1) {
+    std::vector<int> label(n);
+    std::iota(label.begin(), label.end(), 0);
+    // Prim: one O(n p) pass per point; serial, since a parallel region per
+    // pass costs more than it saves on a loaded machine.
+    for (const added_edge& e :
+         connect_components(X.memptr(), n, p, label, n, connect_rule::mst, 1))
+      out.push_back(mst_edge{e.i, e.j, e.length});
+    return out;
+  }
+  knn_result kr = knn_self(X, mst_knn, knn_algorithm::automatic, n_threads);
+  std::vector<mst_edge> edges;
+  edges.reserve(size_t(n) * mst_knn);
+  for (int i = 0; i < n; ++i)
+    for (int r = 0; r < mst_knn; ++r) {
+      const int j = kr.idx(i, r);
+      edges.push_back(mst_edge{std::min(i, j), std::max(i, j), kr.dist(i, r)});
+    }
+  std::sort(edges.begin(), edges.end(), [](const mst_edge& a, const mst_edge& b) {
+    if (a.i != b.i) return a.i < b.i;
+    return a.j < b.j;
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const mst_edge& a, const mst_edge& b) { return a.i == b.i && a.j == b.j; }),
+              edges.end());
+  out = kruskal_mst(n, edges);
+  if (int(out.size()) < n - 1) {
+    union_find uf(n);
+    for (const mst_edge& e : out) uf.unite(e.i, e.j);
+    std::vector<int> root_id(n, -1), label(n);
+    int nc = 0;
+    for (int v = 0; v < n; ++v) {
+      const int r = uf.find(v);
+      if (root_id[r] < 0) root_id[r] = nc++;
+      label[v] = root_id[r];
+    }
+    for (const added_edge& e :
+         connect_components(X.memptr(), n, p, label, nc, connect_rule::mst, n_threads))
+      out.push_back(mst_edge{e.i, e.j, e.length});
+  }
+  return out;
+}
+
+inline std::vector<int> euler_walk(int nv, const std::vector<mst_edge>& tree, int root) {
+  std::vector<std::vector<std::pair<double, int>>> adj(nv);
+  for (const mst_edge& e : tree) {
+    adj[e.i].emplace_back(e.w, e.j);
+    adj[e.j].emplace_back(e.w, e.i);
+  }
+  for (auto& a : adj) std::sort(a.begin(), a.end());
+  std::vector<int> walk{root};
+  std::vector<char> seen(nv, 0);
+  seen[root] = 1;
+  int nseen = 1;
+  if (nv == 1) return walk;
+  struct frame {
+    int v, parent;
+    size_t next;
+  };
+  std::vector<frame> st{{root, -1, 0}};
+  while (!st.empty() && nseen < nv) {
+    frame& f = st.back();
+    while (f.next < adj[f.v].size() && adj[f.v][f.next].second == f.parent) ++f.next;
+    if (f.next < adj[f.v].size()) {
+      const int u = adj[f.v][f.next++].second;
+      walk.push_back(u);
+      if (!seen[u]) {
+        seen[u] = 1;
+        ++nseen;
+      }
+      st.push_back(frame{u, f.v, 0});
+    } else {
+      st.pop_back();
+      if (!st.empty()) walk.push_back(st.back().v);
+    }
+  }
+  if (nseen < nv) throw input_error("euler_walk: the tree does not span all models");
+  return walk;
+}
+
+inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
+  const int n = X.n_rows, p = X.n_cols, q = opt.q, k = opt.k;
+  const int h = opt.h > 0 ? opt.h : k;
+  if (q < 1 || q >= p) throw input_error("`ndim` must be at least 1 and smaller than ncol(X)");
+  if (k < q + 1) throw input_error("`k` must be at least ndim + 1");
+  if (n < 2 * k) throw input_error("`k` is too large: PLML needs n >= 2k (at least two models)");
+  const int c0 = n / k;
+  if (long(c0) * h > n) throw input_error("`h` is too large: floor(n / k) * h exceeds n");
+  plml_result res;
+  plml_clusters cl = opt.cluster == plml_cluster::constrained ? constrained_kmeans(X, c0, h, opt)
+                                                              : kmeans_merge(X, c0, h, opt);
+  const int c = cl.n_clusters;
+  res.label = cl.label;
+  res.n_clusters = c;
+  res.objective = cl.objective;
+  res.kmeans_iter = cl.n_iter;
+  res.kmeans_converged = cl.converged;
+  local_models lm = fit_local_models(X, cl.label, c, q);
+  res.n_rank_deficient = lm.n_rank_deficient;
+
+  // topology
+  std::vector<mst_edge> G;
+  if (opt.topology == plml_topology::point_mst) {
+    const std::vector<mst_edge> T = euclidean_mst(X, opt.mst_knn, opt.n_threads);
+    for (const mst_edge& e : T) {
+      const int a = cl.label[e.i], b = cl.label[e.j];
+      if (a == b) continue;
+      const int i = std::min(a, b), j = std::max(a, b);
+      G.push_back(mst_edge{i, j, std::sqrt(canonical_sqdist(
+                                      arma::rowvec(lm.centres.row(i)).memptr(),
+                                      arma::rowvec(lm.centres.row(j)).memptr(), p))});
+    }
+    std::sort(G.begin(), G.end(), [](const mst_edge& a, const mst_edge& b) {
+      if (a.i != b.i) return a.i < b.i;
+      return a.j < b.j;
+    });
+    G.erase(std::unique(G.begin(), G.end(),
+                        [](const mst_edge& a, const mst_edge& b) { return a.i == b.i && a.j == b.j; }),
+            G.end());
+    res.model_tree = kruskal_mst(c, G);
+  } else {
+    res.model_tree = euclidean_mst(lm.centres, 0, opt.n_threads);
+  }
+  if (int(res.model_tree.size()) != c - 1) throw convergence_error("the model graph is not connected");
+
+  // root and walk
+  int root = opt.root;
+  if (root < 0) {
+    std::mt19937 rng(opt.seed + 7919u);
+    std::uniform_int_distribution<int> u(0, c - 1);
+    root = u(rng);
+  }
+  if (root >= c) throw input_error("`root` must be a model index between 1 and the number of models (" +
+                                   std::to_string(c) + ")");
+  res.root = root;
+  res.walk = euler_walk(c, res.model_tree, root);
+
+  // merge and read out
+  int nf = 0, nb = 0;
+  const bool literal = opt.literal_path || opt.pivot_origin || opt.own_axes;
+  if (literal) {
+    res.Y = final_pca(merge_pspace(X, lm, res.walk, opt, nf, nb), q);
+  } else {
+    res.Y = final_pca(merge_fast(X, lm, res.walk, opt, nf, nb), q);
+  }
+  res.n_forward = nf;
+  res.n_backward = nb;
+
+  // per-model affine maps, y = alpha + ((x - m) U) G, by least squares
+  res.maps.set_size(q + 1, q, c);
+  for (int l = 0; l < c; ++l) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[l]);
+    arma::mat Lx = X.rows(idx);
+    Lx.each_row() -= lm.centres.row(l);
+    arma::mat A(idx.n_elem, q + 1);
+    A.col(0).ones();
+    A.cols(1, q) = Lx * lm.bases.slice(l);
+    res.maps.slice(l) = arma::pinv(A) * res.Y.rows(idx);
+  }
+  res.centres = lm.centres;
+  res.bases = lm.bases;
+  res.normals = lm.normals;
+  return res;
+}
+
+inline arma::mat plml_model_map(const arma::mat& Xnew, const std::vector<int>& model,
+                         const arma::mat& centres, const arma::cube& bases, const arma::cube& maps) {
+  const int q = bases.n_cols;
+  arma::mat Y(Xnew.n_rows, q);
+  for (arma::uword i = 0; i < Xnew.n_rows; ++i) {
+    const int l = model[i];
+    if (l < 0 || l >= int(centres.n_rows)) throw input_error("model index out of range");
+    const arma::rowvec t = (Xnew.row(i) - centres.row(l)) * bases.slice(l);
+    const arma::mat& M = maps.slice(l);
+    Y.row(i) = M.row(0) + t * M.rows(1, q);
+  }
+  return Y;
+}
+
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_PLML_H

@@ -1,0 +1,109 @@
+// Glue for piecewise-linear manifold learning (inst/include/manifoldOOS/plml.h).
+#include "glue.h"
+#include <manifoldOOS/plml.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+Rcpp::IntegerVector labels1(const std::vector<int>& lab) {
+  Rcpp::IntegerVector out(lab.size());
+  for (size_t i = 0; i < lab.size(); ++i) out[i] = lab[i] + 1;
+  return out;
+}
+
+Rcpp::DataFrame edges_df(const std::vector<manifoldOOS::mst_edge>& e) {
+  Rcpp::IntegerVector from(e.size()), to(e.size());
+  Rcpp::NumericVector w(e.size());
+  for (size_t r = 0; r < e.size(); ++r) {
+    from[r] = e[r].i + 1;
+    to[r] = e[r].j + 1;
+    w[r] = e[r].w;
+  }
+  return Rcpp::DataFrame::create(Rcpp::Named("from") = from, Rcpp::Named("to") = to,
+                                 Rcpp::Named("weight") = w);
+}
+
+}  // namespace
+
+// opts: a named list built by R/plml.R (all fields present).
+// [[Rcpp::export(.mo_plml_fit)]]
+Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
+  MO_TRY {
+    manifoldOOS::plml_options o;
+    o.q = Rcpp::as<int>(opts["q"]);
+    o.k = Rcpp::as<int>(opts["k"]);
+    o.h = Rcpp::as<int>(opts["h"]);
+    const std::string cl = Rcpp::as<std::string>(opts["cluster"]);
+    o.cluster = cl == "kmeans_merge" ? manifoldOOS::plml_cluster::kmeans_merge
+                                     : manifoldOOS::plml_cluster::constrained;
+    const std::string top = Rcpp::as<std::string>(opts["topology"]);
+    o.topology = top == "centroid_mst" ? manifoldOOS::plml_topology::centroid_mst
+                                       : manifoldOOS::plml_topology::point_mst;
+    const std::string var = Rcpp::as<std::string>(opts["variant"]);
+    o.variant = var == "ihm" ? manifoldOOS::plml_variant::ihm : manifoldOOS::plml_variant::pp;
+    const std::string ba = Rcpp::as<std::string>(opts["backalign"]);
+    o.backalign = ba == "none" ? manifoldOOS::plml_backalign::none
+                  : ba == "similarity" ? manifoldOOS::plml_backalign::similarity
+                                       : manifoldOOS::plml_backalign::rigid;
+    o.root = Rcpp::as<int>(opts["root"]) - 1;  // 0 (R: NULL) -> -1
+    o.literal_path = Rcpp::as<bool>(opts["literal_path"]);
+    o.pivot_origin = Rcpp::as<bool>(opts["pivot_origin"]);
+    o.own_axes = Rcpp::as<bool>(opts["own_axes"]);
+    o.mst_knn = Rcpp::as<int>(opts["mst_knn"]);
+    o.n_start = Rcpp::as<int>(opts["n_start"]);
+    o.max_iter = Rcpp::as<int>(opts["max_iter"]);
+    o.lloyd_iter = Rcpp::as<int>(opts["lloyd_iter"]);
+    o.n_candidates = Rcpp::as<int>(opts["n_candidates"]);
+    o.seed = static_cast<unsigned int>(Rcpp::as<double>(opts["seed"]));
+    o.n_threads = Rcpp::as<int>(opts["n_threads"]);
+    manifoldOOS::plml_result r = manifoldOOS::plml_fit(X, o);
+    Rcpp::IntegerVector walk(r.walk.size());
+    for (size_t s = 0; s < r.walk.size(); ++s) walk[s] = r.walk[s] + 1;
+    Rcpp::NumericVector bases(r.bases.begin(), r.bases.end());
+    bases.attr("dim") = Rcpp::IntegerVector::create(r.bases.n_rows, r.bases.n_cols, r.bases.n_slices);
+    Rcpp::NumericVector maps(r.maps.begin(), r.maps.end());
+    maps.attr("dim") = Rcpp::IntegerVector::create(r.maps.n_rows, r.maps.n_cols, r.maps.n_slices);
+    return Rcpp::List::create(
+        Rcpp::Named("Y") = r.Y, Rcpp::Named("label") = labels1(r.label),
+        Rcpp::Named("n_clusters") = r.n_clusters, Rcpp::Named("centres") = r.centres,
+        Rcpp::Named("bases") = bases, Rcpp::Named("normals") = r.normals,
+        Rcpp::Named("model_tree") = edges_df(r.model_tree), Rcpp::Named("walk") = walk,
+        Rcpp::Named("root") = r.root + 1, Rcpp::Named("maps") = maps,
+        Rcpp::Named("n_rank_deficient") = static_cast<double>(r.n_rank_deficient),
+        Rcpp::Named("objective") = r.objective, Rcpp::Named("kmeans_iter") = r.kmeans_iter,
+        Rcpp::Named("kmeans_converged") = r.kmeans_converged,
+        Rcpp::Named("n_forward") = r.n_forward, Rcpp::Named("n_backward") = r.n_backward);
+  }
+  MO_CATCH
+}
+
+// Per-model map; model1: 1-based model of every new row.
+// [[Rcpp::export(.mo_plml_model_map)]]
+arma::mat mo_plml_model_map(const arma::mat& Xnew, const Rcpp::IntegerVector& model1,
+                            const arma::mat& centres, const arma::cube& bases, const arma::cube& maps) {
+  MO_TRY {
+    std::vector<int> model(model1.size());
+    for (R_xlen_t i = 0; i < model1.size(); ++i) model[i] = model1[i] - 1;
+    return manifoldOOS::plml_model_map(Xnew, model, centres, bases, maps);
+  }
+  MO_CATCH
+}
+
+// Constrained assignment for fixed centres (tests).
+// [[Rcpp::export(.mo_constrained_assignment)]]
+Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
+                                              int n_candidates) {
+  MO_TRY {
+    return labels1(manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1));
+  }
+  MO_CATCH
+}
+
+// Euclidean MST (tests, plotting): exact (mst_knn = 0) or via a kNN graph.
+// [[Rcpp::export(.mo_euclidean_mst)]]
+Rcpp::DataFrame mo_euclidean_mst(const arma::mat& X, int mst_knn, int n_threads) {
+  MO_TRY { return edges_df(manifoldOOS::euclidean_mst(X, mst_knn, n_threads)); }
+  MO_CATCH
+}

@@ -1,0 +1,201 @@
+# Piecewise-linear manifold learning (spec 003 §1-4, unit-test invariants of §11).
+
+rect10 <- function(n = 300, seed = 4) {
+  set.seed(seed)
+  Z <- cbind(runif(n, 0, 6), runif(n, 0, 2))
+  Q <- qr.Q(qr(matrix(rnorm(100), 10)))
+  list(X = Z %*% t(Q[, 1:2]) + matrix(rnorm(10), n, 10, byrow = TRUE), Z = Z)
+}
+
+test_that("a flat rectangle in R^10 is reproduced up to a rigid motion for every root", {
+  r <- rect10()
+  D0 <- as.matrix(dist(r$Z))
+  fit <- plml(r$X, ndim = 2, k = 10, seed = 2)
+  expect_equal(fit$n_models, 30L)
+  worst <- 0
+  for (root in seq_len(fit$n_models)) {
+    f <- plml(r$X, ndim = 2, k = 10, seed = 2, root = root)
+    expect_equal(f$root, root)
+    worst <- max(worst, max(abs(as.matrix(dist(embedding(f))) - D0)))
+  }
+  expect_lt(worst, 1e-8)
+  # the literal p-space path and IHM (no rotation needed) as well
+  fp <- plml(r$X, ndim = 2, k = 10, seed = 2, path = "pspace")
+  expect_lt(max(abs(as.matrix(dist(embedding(fp))) - D0)), 1e-8)
+  fi <- plml(r$X, ndim = 2, k = 10, seed = 2, variant = "ihm")
+  expect_lt(max(abs(as.matrix(dist(embedding(fi))) - D0)), 1e-8)
+})
+
+test_that("the fast q-dimensional path equals the literal p-space path on the Swiss roll", {
+  roll <- swiss_roll(800, seed = 5)
+  for (root in c(1L, 40L, 88L)) {
+    ff <- plml(roll$x, k = 9, seed = 3, root = root)
+    fp <- plml(roll$x, k = 9, seed = 3, root = root, path = "pspace")
+    expect_identical(ff$labels, fp$labels)
+    expect_lt(max(abs(embedding(ff) - embedding(fp))), 1e-8)
+  }
+  # also with a similarity back-alignment and for IHM with backtracking
+  ff <- plml(roll$x, k = 9, seed = 3, backalign = "similarity")
+  fp <- plml(roll$x, k = 9, seed = 3, backalign = "similarity", path = "pspace")
+  expect_lt(max(abs(embedding(ff) - embedding(fp))), 1e-8)
+  ff <- plml(roll$x, k = 9, seed = 3, variant = "ihm", backalign = "similarity")
+  fp <- plml(roll$x, k = 9, seed = 3, variant = "ihm", backalign = "similarity", path = "pspace")
+  expect_lt(max(abs(embedding(ff) - embedding(fp))), 1e-8)
+})
+
+test_that("the constrained assignment is the exact optimum of the transportation problem", {
+  set.seed(7)
+  for (rep in 1:3) {
+    X <- matrix(rnorm(18), 9)
+    X[1:7, ] <- X[1:7, ] * 0.2  # most points near one centre: the constraint binds
+    C <- rbind(c(0, 0), c(2, 2), c(-2, 1))
+    lab <- manifoldOOS:::.mo_constrained_assignment(X, C, 3L, 3L)
+    expect_equal(as.vector(table(factor(lab, 1:3))), c(3, 3, 3))
+    cost <- function(l) sum(0.5 * rowSums((X - C[l, ])^2))
+    grid <- as.matrix(expand.grid(rep(list(1:3), 9)))
+    ok <- apply(grid, 1, function(l) all(tabulate(l, 3) >= 3))
+    best <- min(apply(grid[ok, ], 1, cost))
+    expect_equal(cost(lab), best, tolerance = 1e-12)
+  }
+  # larger problem: minimum sizes respected; restricting every point to its
+  # nearest centres can only cost more than the full problem, and little
+  X <- swiss_roll(500, seed = 8)$x
+  C <- X[seq(1, 500, by = 10), ]
+  l1 <- manifoldOOS:::.mo_constrained_assignment(X, C, 10L, 50L)
+  l2 <- manifoldOOS:::.mo_constrained_assignment(X, C, 10L, 8L)
+  expect_true(all(tabulate(l1, 50) >= 10))
+  cost <- function(l) sum(0.5 * rowSums((X - C[l, ])^2))
+  expect_true(all(tabulate(l2, 50) >= 10))
+  expect_gte(cost(l2), cost(l1) - 1e-9)
+  expect_lt(cost(l2), 1.01 * cost(l1))
+})
+
+test_that("clusters respect the minimum size (constrained and kmeans_merge)", {
+  roll <- swiss_roll(1003, seed = 9)
+  fit <- plml(roll$x, k = 9, seed = 1)
+  sz <- tabulate(fit$labels)
+  expect_equal(fit$n_models, 1003L %/% 9L)
+  expect_true(all(sz >= 9))
+  expect_equal(sum(sz), 1003)
+  fm <- plml(roll$x, k = 9, seed = 1, cluster = "kmeans_merge")
+  expect_true(all(tabulate(fm$labels) >= 9))
+  expect_lte(fm$n_models, 1003L %/% 9L)
+})
+
+test_that("MSTs: exact point MST, kNN-graph MST, model tree and Euler walk", {
+  set.seed(10)
+  X <- matrix(rnorm(300), 100)
+  e <- manifoldOOS:::.mo_euclidean_mst(X, 0L, 1L)
+  expect_equal(nrow(e), 99L)
+  # total weight equals a brute-force Prim in R
+  D <- as.matrix(dist(X))
+  intree <- c(TRUE, rep(FALSE, 99)); best <- D[1, ]; total <- 0
+  for (s in 1:99) {
+    v <- which(!intree)[which.min(best[!intree])]
+    total <- total + best[v]; intree[v] <- TRUE; best <- pmin(best, D[v, ])
+  }
+  expect_equal(sum(e$weight), unname(total), tolerance = 1e-12)
+  # the kNN-graph MST is the exact MST when the kNN graph contains it;
+  # disconnected kNN graphs are joined
+  ek <- manifoldOOS:::.mo_euclidean_mst(X, 10L, 1L)
+  expect_equal(sum(ek$weight), unname(total), tolerance = 1e-12)
+  ek2 <- manifoldOOS:::.mo_euclidean_mst(rbind(X, X + 100), 3L, 1L)
+  expect_equal(nrow(ek2), 199L)
+  # model tree and walk
+  roll <- swiss_roll(600, seed = 11)
+  fit <- plml(roll$x, k = 10, seed = 1, root = 5)
+  cc <- fit$n_models
+  expect_equal(nrow(fit$model_tree), cc - 1L)
+  expect_setequal(unique(fit$walk), seq_len(cc))
+  expect_equal(fit$walk[1], 5L)
+  expect_equal(unname(fit$moves), c(cc - 1L, length(fit$walk) - cc))
+  # consecutive walk entries are tree edges; the walk stops at the last new model
+  key <- function(a, b) paste(pmin(a, b), pmax(a, b))
+  w <- fit$walk
+  expect_true(all(key(head(w, -1), tail(w, -1)) %in% key(fit$model_tree$from, fit$model_tree$to)))
+  expect_false(tail(w, 1) %in% head(w, -1))
+  expect_lte(length(w) - 1L, 2L * (cc - 1L))
+  fi <- plml(roll$x, k = 10, seed = 1, variant = "ihm")
+  expect_equal(fi$params$topology, "centroid_mst")
+  expect_equal(nrow(fi$model_tree), fi$n_models - 1L)
+})
+
+test_that("Swiss roll n = 2000, k = 9: trustworthiness >= 0.99, embedding keeps its scale", {
+  roll <- swiss_roll(2000, seed = 1)
+  fit <- plml(roll$x, ndim = 2, k = 9, seed = 1)
+  Y <- embedding(fit)
+  expect_gte(trustworthiness(roll$x, Y, k = 10), 0.99)
+  # not normalised: the similarity fitted onto the isometric unrolling has scale ~ 1
+  pr <- procrustes(roll$truth_isometric, Y, scale = TRUE)
+  expect_gt(pr$scale, 0.9)
+  expect_lt(pr$scale, 1.1)
+  # the root hardly matters
+  tr <- vapply(c(1L, 222L), function(r)
+    trustworthiness(roll$x, embedding(plml(roll$x, k = 9, seed = 1, root = r)), k = 10), 0)
+  expect_lt(diff(range(tr)), 0.005)
+  expect_true(all(tr >= 0.99))
+})
+
+test_that("predict: GOoSE default and per-model maps; batch = row-by-row; RDS round trip", {
+  roll <- swiss_roll(1600, seed = 12)
+  tr <- 1:1500
+  fit <- plml(roll$x[tr, ], k = 9, seed = 1)
+  Xn <- roll$x[-tr, ]
+  yg <- predict(fit, Xn)
+  expect_equal(dim(yg), c(100L, 2L))
+  # the default is the GOoSE core of oos_map()
+  ref <- predict(oos_map(roll$x[tr, ], embedding(fit), method = "goose", k = 10), Xn)
+  expect_equal(unname(yg), unname(ref), tolerance = 1e-12, ignore_attr = TRUE)
+  ym <- predict(fit, Xn, method = "model")
+  one_g <- t(vapply(1:100, function(i) predict(fit, Xn[i, , drop = FALSE])[1, ], numeric(2)))
+  one_m <- t(vapply(1:100, function(i) predict(fit, Xn[i, , drop = FALSE], method = "model")[1, ],
+                    numeric(2)))
+  expect_equal(unname(one_g), unname(yg), tolerance = 1e-12)
+  expect_equal(unname(one_m), unname(ym), tolerance = 1e-12)
+  # per-model maps reproduce the training embedding exactly
+  expect_lt(max(abs(predict(fit, roll$x[tr, ], method = "model") - embedding(fit))), 1e-8)
+  # both rules place held-out points close to where the truth says (up to a similarity)
+  pr <- procrustes(embedding(fit), roll$truth_isometric[tr, ])
+  for (y in list(yg, ym)) {
+    e <- sqrt(rowSums((roll$truth_isometric[-tr, ] - (pr$scale * y %*% pr$rotation +
+                       matrix(pr$translation, 100, 2, byrow = TRUE)))^2))
+    expect_lt(median(e), 1)
+  }
+  f <- tempfile(fileext = ".rds")
+  saveRDS(fit, f)
+  fit2 <- readRDS(f)
+  expect_identical(predict(fit2, Xn), yg)
+  expect_identical(predict(fit2, Xn, method = "model"), ym)
+})
+
+test_that("the same seed gives the same fit; IHM and kmeans_merge run", {
+  roll <- swiss_roll(500, seed = 13)
+  a <- plml(roll$x, k = 10, seed = 42)
+  b <- plml(roll$x, k = 10, seed = 42)
+  expect_identical(embedding(a), embedding(b))
+  set.seed(1); c1 <- plml(roll$x, k = 10)
+  set.seed(1); c2 <- plml(roll$x, k = 10)
+  expect_identical(embedding(c1), embedding(c2))
+  fi <- plml(roll$x, k = 10, seed = 1, variant = "ihm", cluster = "kmeans_merge")
+  expect_true(all(is.finite(embedding(fi))))
+  expect_s3_class(summary(fi), "summary.manifold_fit")
+})
+
+test_that("bad input gives classed errors or the documented fallback", {
+  roll <- swiss_roll(100, seed = 14)
+  expect_input_error(plml(roll$x, ndim = 2, k = 2), "k")
+  expect_input_error(plml(roll$x, ndim = 2, k = 51), "k")
+  expect_input_error(plml(roll$x, ndim = 3, k = 10), "ndim")
+  expect_input_error(plml(roll$x, k = 10, root = 11), "root")
+  expect_input_error(plml(roll$x, k = 10, variant = "x"), "variant")
+  expect_input_error(plml(roll$x, k = 10, h = 20), "h")
+  fit <- plml(roll$x, k = 10, seed = 1)
+  expect_input_error(predict(fit, roll$x, method = "nope"), "method")
+  expect_input_error(predict(fit, roll$x[, 1:2]))
+  # clusters of rank <= ndim (points on a line in R^3): warning, finite result
+  set.seed(1)
+  t <- runif(60)
+  L <- cbind(t, 2 * t, -t)
+  expect_warning(fl <- plml(L, ndim = 2, k = 6, seed = 1), "rank")
+  expect_true(all(is.finite(embedding(fl))))
+})
