@@ -14,6 +14,8 @@
 #'   a single one.
 #' @param K_max Largest neighbourhood size (`NULL`: `min(n - 2, 1000)`).
 #' @param col Colours, one per embedding.
+#' @param lty Line types, one per embedding (so curves that coincide stay
+#'   distinguishable).
 #' @param main,xlab,ylab Titles.
 #' @param legend Draw a legend with the AUC values.
 #' @param ... Further graphical parameters passed to [plot.default()].
@@ -27,6 +29,7 @@
 #'          K_max = 100)
 plot_rnx <- function(X, embeddings, K_max = NULL,
                      col = grDevices::hcl.colors(max(2L, length(embeddings)), "Dark 3"),
+                     lty = seq_along(embeddings),
                      main = "Neighbourhood preservation", xlab = "K (log scale)",
                      ylab = expression(R[NX](K)), legend = TRUE, ...) {
   X <- as_data_matrix(X, "X")
@@ -51,14 +54,15 @@ plot_rnx <- function(X, embeddings, K_max = NULL,
   auc <- vapply(embeddings, function(Y) rnx_auc(X, Y, K_max = K_max), numeric(1))
   K <- seq_along(curves[[1]])
   col <- rep_len(col, length(curves))
+  lty <- rep_len(lty, length(curves))
   yl <- range(0, 1, unlist(curves), finite = TRUE)
   graphics::plot(K, curves[[1]], type = "n", log = "x", ylim = yl, main = main, xlab = xlab,
                  ylab = ylab, ...)
   graphics::abline(h = 0, col = "grey80")
-  for (i in seq_along(curves)) graphics::lines(K, curves[[i]], col = col[i], lwd = 2)
+  for (i in seq_along(curves)) graphics::lines(K, curves[[i]], col = col[i], lwd = 2, lty = lty[i])
   if (isTRUE(legend)) {
     graphics::legend("topright", legend = sprintf("%s (AUC %.3f)", nms, auc), col = col,
-                     lwd = 2, bg = "white", cex = 0.8)
+                     lwd = 2, lty = lty, bg = "white", cex = 0.8)
   }
   out <- data.frame(embedding = rep(nms, each = length(K)), K = rep(K, length(curves)),
                     rnx = unlist(curves, use.names = FALSE), stringsAsFactors = FALSE)
