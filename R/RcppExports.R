@@ -157,8 +157,8 @@
     .Call(`_manifoldOOS_mo_lgrm_fit_nystrom`, Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads)
 }
 
-.mo_lgrm_global <- function(K, gamma) {
-    .Call(`_manifoldOOS_mo_lgrm_global`, K, gamma)
+.mo_lgrm_global <- function(K, gamma, force_eig = FALSE) {
+    .Call(`_manifoldOOS_mo_lgrm_global`, K, gamma, force_eig)
 }
 
 .mo_lgrm_predict <- function(B, beta, c, Xnew, type, sigma, kgamma, coef0, degree, n_threads) {

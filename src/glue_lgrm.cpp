@@ -13,7 +13,7 @@ Rcpp::List lgrm_result_list(const manifoldOOS::lgrm_fit_result& r) {
       Rcpp::Named("tau") = r.emb.tau, Rcpp::Named("method") = r.emb.method,
       Rcpp::Named("note") = r.emb.note, Rcpp::Named("beta") = r.beta,
       Rcpp::Named("c") = mo_vec(arma::vec(r.c.t())), Rcpp::Named("train_residual") = r.train_residual,
-      Rcpp::Named("kernel_values") = mo_vec(r.lambda), Rcpp::Named("lg_quad") = r.lg_quad,
+      Rcpp::Named("global_method") = r.global_method, Rcpp::Named("lg_quad") = r.lg_quad,
       Rcpp::Named("ll_quad") = r.ll_quad);
 }
 
@@ -73,11 +73,9 @@ Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Llo
 
 // Global matrix L_g = gamma H (HKH + gamma I)^{-1} H of a training kernel (tests).
 // [[Rcpp::export(.mo_lgrm_global)]]
-arma::mat mo_lgrm_global(const arma::mat& K, double gamma) {
+arma::mat mo_lgrm_global(const arma::mat& K, double gamma, bool force_eig = false) {
   MO_TRY {
-    arma::mat Kc = K;
-    manifoldOOS::lgrm_kernel_eig e = manifoldOOS::lgrm_kernel_decompose(Kc);
-    return manifoldOOS::lgrm_global_matrix(e, gamma);
+    return manifoldOOS::lgrm_global_matrix(K, gamma, force_eig);
   }
   MO_CATCH
 }

@@ -87,6 +87,37 @@ test_that("L_g is symmetric PSD, eigenvalues in [0, 1), L_g 1 = 0", {
   expect_lt(max(abs(Lg - Lit)), 1e-8)
 })
 
+test_that("the Cholesky and eigendecomposition paths of the global term agree", {
+  roll <- swiss_roll(300, convention = "wittman", seed = 3)
+  K <- exp(-as.matrix(dist(roll$x))^2 / 100)
+  a <- manifoldOOS:::.mo_lgrm_global(K, 1e-4)
+  b <- manifoldOOS:::.mo_lgrm_global(K, 1e-4, force_eig = TRUE)
+  expect_lt(max(abs(a - b)), 1e-8)
+  fit <- lgrm(roll$x, 2, k = 10, sigma = 10, mu = 1e-3)
+  expect_identical(fit$solver$global, "cholesky")
+  # an indefinite user kernel (sigmoid): the Cholesky factorisation is refused
+  # and the clamped eigendecomposition takes over
+  sig <- function(A, B) tanh(tcrossprod(A, B) / 50 - 1)
+  H <- diag(300) - 1 / 300
+  expect_lt(min(eigen(H %*% sig(roll$x, roll$x) %*% H, only.values = TRUE)$values), -1)
+  f2 <- lgrm(roll$x, 2, k = 10, kernel = sig, mu = 1e-3)
+  expect_identical(f2$solver$global, "eigendecomposition")
+  expect_true(all(is.finite(predict(f2, roll$x[1:5, ]))))
+})
+
+test_that("dense and shift-invert solvers of the bottom eigenproblem agree", {
+  roll <- swiss_roll(600, convention = "wittman", seed = 8)
+  f1 <- lgrm(roll$x, 2, k = 10, sigma = 10, mu = 1e-3, eigen_solver = "dense")
+  f2 <- lgrm(roll$x, 2, k = 10, sigma = 10, mu = 1e-3, eigen_solver = "iterative")
+  f3 <- lgrm(roll$x, 2, k = 10, sigma = 10, mu = 1e-3)
+  expect_identical(f1$solver$method, "dense_dc")
+  expect_match(f2$solver$method, "shift_invert")
+  expect_identical(f3$solver$method, f2$solver$method)  # auto: iterative above n = 500
+  expect_lt(max(abs(embedding(f1) - embedding(f2))), 1e-7)
+  new <- swiss_roll(50, convention = "wittman", seed = 9)$x
+  expect_lt(max(abs(predict(f1, new) - predict(f2, new))), 1e-7)
+})
+
 test_that("the embedding, beta and c follow spec 2.6-2.7 (regression identity, Y'Y = I, Y'1 = 0)", {
   roll <- swiss_roll(300, convention = "wittman", seed = 4)
   X <- roll$x

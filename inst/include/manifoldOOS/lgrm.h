@@ -6,8 +6,9 @@
 //     in its SVD form A_i = H_k - sum_{j <= p} s_j^2 / (s_j^2 + gamma) u_j u_j'
 //     (u_j, s_j: left singular pairs of the centred clique);
 //   * global term L_g = gamma H (HKH + gamma I)^{-1} H (eq. 18), evaluated from
-//     one eigendecomposition HKH = Q diag(lambda) Q', which also gives the
-//     out-of-sample coefficients beta = H Q diag(1/(lambda + gamma)) Q' Y;
+//     one Cholesky factorisation of HKH + gamma I (in place; the
+//     eigendecomposition HKH = Q diag(lambda) Q' when that is refused), which
+//     also gives the out-of-sample coefficients beta = H (HKH + gamma I)^{-1} Y;
 //   * embedding: bottom ndim eigenvectors of M = L_loc + mu L_g with the
 //     constant null vector deflated (M + tau 11'/n, tau = 2 tr(M)/n);
 //   * out-of-sample map y(x) = beta' k(x) + c, one kernel row per new point.
@@ -24,6 +25,7 @@
 #include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -156,23 +158,30 @@ inline lgrm_local lgrm_local_matrix(const arma::mat& X, const arma::Mat<int>& nb
 
 // ---- global term (exact) ----------------------------------------------------------
 
+// Symmetric in place: K = (K + K')/2 without a temporary.
+inline void lgrm_symmetrize(arma::mat& K) {
+  const arma::uword n = K.n_rows;
+  for (arma::uword j = 0; j < n; ++j)
+    for (arma::uword i = j + 1; i < n; ++i) {
+      const double v = 0.5 * (K(i, j) + K(j, i));
+      K(i, j) = v;
+      K(j, i) = v;
+    }
+}
+
 // Eigendecomposition of the centred kernel: HKH = Q diag(lambda) Q' (lambda
-// clamped at 0), and the kernel's column means kbar = K1/n.
+// clamped at 0). Used when the Cholesky path below is refused (indefinite
+// user kernels, or gamma so small that (HKH + gamma I) is numerically singular).
 struct lgrm_kernel_eig {
   arma::mat Q;
   arma::vec lambda;
-  arma::vec kbar;
 };
 
-// K is consumed (centred in place).
-inline lgrm_kernel_eig lgrm_kernel_decompose(arma::mat& K) {
+// Kc: the centred, symmetric kernel (not modified).
+inline lgrm_kernel_eig lgrm_centred_kernel_eig(const arma::mat& Kc) {
   lgrm_kernel_eig e;
-  const kernel_centering c = kernel_center_stats(K);
-  e.kbar = c.col_means.t();
-  kernel_center_train(K, c);
-  K = 0.5 * (K + K.t());
   std::string how;
-  detail::eig_sym_full(K, e.lambda, e.Q, how);
+  detail::eig_sym_full(Kc, e.lambda, e.Q, how);
   e.lambda.transform([](double v) { return v < 0.0 ? 0.0 : v; });
   return e;
 }
@@ -188,54 +197,134 @@ inline arma::mat lgrm_spectral_matrix(const lgrm_kernel_eig& e, const arma::vec&
   return 0.5 * (G + G.t());
 }
 
-// L_g = gamma H (HKH + gamma I)^{-1} H.
-inline arma::mat lgrm_global_matrix(const lgrm_kernel_eig& e, double gamma) {
-  if (!(gamma > 0)) throw input_error("`gamma` must be positive for the global term");
-  const arma::vec f = gamma / (e.lambda + gamma);
-  return lgrm_spectral_matrix(e, f);
-}
+// The global term L_g = gamma H (HKH + gamma I)^{-1} H and the regression
+// solve z = (HKH + gamma I)^{-1} y, from one factorisation of
+// A = HKH + gamma I. Default: a Cholesky factor A = LL' computed in place in
+// the kernel's own storage (n^3/3 flops; Eigen's blocked LLT); the upper
+// triangle of the centred kernel and its diagonal are kept so that the
+// eigendecomposition path (9 n^3 flops, negative eigenvalues clamped at 0)
+// can take over when the Cholesky factorisation fails or its reciprocal
+// condition number is below 1e-13.
+class lgrm_global_solver {
+ public:
+  // K: the uncentred training kernel, consumed (it holds the factor afterwards).
+  // force_eig: skip the Cholesky attempt (tests compare the two paths).
+  lgrm_global_solver(arma::mat& K, double gamma, bool force_eig = false) : K_(K), gamma_(gamma) {
+    if (!(gamma > 0) || !std::isfinite(gamma)) throw input_error("`gamma` must be positive for the global term");
+    const kernel_centering c = kernel_center_stats(K);
+    kbar_ = c.col_means.t();
+    kernel_center_train(K, c);
+    lgrm_symmetrize(K);
+    diag_ = K.diag();
+    const Eigen::Index n = K.n_rows;
+    K.diag() += gamma;
+    Eigen::Map<Eigen::MatrixXd> Km(K.memptr(), n, n);
+    if (!force_eig) llt_ = std::make_unique<Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower>>(Km);
+    if (llt_ && llt_->info() == Eigen::Success && llt_->rcond() > 1e-13) {
+      method_ = "cholesky";
+      return;
+    }
+    // restore the centred kernel from its untouched upper triangle, then decompose it
+    llt_.reset();
+    for (Eigen::Index j = 0; j < n; ++j) {
+      K(j, j) = diag_(j);
+      for (Eigen::Index i = j + 1; i < n; ++i) K(i, j) = K(j, i);
+    }
+    eig_ = lgrm_centred_kernel_eig(K);
+    K.reset();
+    method_ = "eigendecomposition";
+  }
+  const arma::vec& kbar() const { return kbar_; }
+  const std::string& method() const { return method_; }
 
-// beta = H (HKH + gamma I)^{-1} Y (n x m) and gamma (HKH + gamma I)^{-1} Y.
-inline arma::mat lgrm_beta(const lgrm_kernel_eig& e, double gamma, const arma::mat& Y,
-                           arma::mat* residual = nullptr) {
-  arma::mat T = e.Q.t() * Y;
-  T.each_col() /= (e.lambda + gamma);
-  arma::mat B = e.Q * T;
-  if (residual) *residual = gamma * B;
-  B.each_row() -= arma::mean(B, 0);
-  return B;
+  // gamma H A^{-1} H (dense n x n).
+  arma::mat global_matrix() const {
+    if (!llt_) return lgrm_spectral_matrix(eig_, gamma_ / (eig_.lambda + gamma_));
+    const arma::uword n = K_.n_rows;
+    arma::mat G(n, n, arma::fill::eye);
+    Eigen::Map<Eigen::MatrixXd> Gm(G.memptr(), n, n);
+    llt_->solveInPlace(Gm);
+    G *= gamma_;
+    const kernel_centering c = kernel_center_stats(G);
+    kernel_center_train(G, c);
+    lgrm_symmetrize(G);
+    return G;
+  }
+
+  // A^{-1} Y (n x m).
+  arma::mat solve(const arma::mat& Y) const {
+    if (!llt_) {
+      arma::mat T = eig_.Q.t() * Y;
+      T.each_col() /= (eig_.lambda + gamma_);
+      return eig_.Q * T;
+    }
+    arma::mat Z = Y;
+    Eigen::Map<Eigen::MatrixXd> Zm(Z.memptr(), Z.n_rows, Z.n_cols);
+    llt_->solveInPlace(Zm);
+    return Z;
+  }
+
+ private:
+  arma::mat& K_;
+  double gamma_;
+  arma::vec kbar_, diag_;
+  std::unique_ptr<Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower>> llt_;
+  lgrm_kernel_eig eig_;
+  std::string method_;
+};
+
+// L_g = gamma H (HKH + gamma I)^{-1} H of an uncentred kernel K (copied).
+inline arma::mat lgrm_global_matrix(const arma::mat& K, double gamma, bool force_eig = false) {
+  arma::mat Kc = K;
+  lgrm_global_solver g(Kc, gamma, force_eig);
+  return g.global_matrix();
 }
 
 // ---- the bottom eigenproblem -------------------------------------------------------
 
-// (A - sigma I)^{-1} x by a dense Cholesky factorisation, A dense SPD after the shift.
+// (A - sigma I)^{-1} x by a dense Cholesky factorisation computed in place in
+// A's storage (A dense SPD after the shift). Only the lower triangle and the
+// diagonal are overwritten: restore() rebuilds A from the upper triangle.
 class lgrm_dense_chol_op {
  public:
   using Scalar = double;
-  explicit lgrm_dense_chol_op(const arma::mat& A) : A_(A) {}
+  explicit lgrm_dense_chol_op(arma::mat& A) : A_(A), diag_(A.diag()) {}
   Eigen::Index rows() const { return A_.n_rows; }
   Eigen::Index cols() const { return A_.n_cols; }
   void set_shift(double sigma) {
-    if (factored_ && sigma == sigma_) return;
-    Eigen::MatrixXd S = detail::emat(A_);
-    S.diagonal().array() -= sigma;
-    llt_.compute(S);
-    if (llt_.info() != Eigen::Success)
+    if (llt_ && sigma == sigma_) return;
+    restore();
+    A_.diag() -= sigma;
+    Eigen::Map<Eigen::MatrixXd> Am(A_.memptr(), A_.n_rows, A_.n_cols);
+    llt_ = std::make_unique<Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower>>(Am);
+    if (llt_->info() != Eigen::Success) {
+      restore();
       throw input_error("the LGRM matrix is not positive semidefinite (Cholesky failed)");
+    }
     sigma_ = sigma;
-    factored_ = true;
+  }
+  void restore() {
+    if (!llt_) return;
+    llt_.reset();
+    const arma::uword n = A_.n_rows;
+    for (arma::uword j = 0; j < n; ++j) {
+      A_(j, j) = diag_(j);
+      for (arma::uword i = j + 1; i < n; ++i) A_(i, j) = A_(j, i);
+    }
   }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
     const Eigen::Index n = A_.n_rows;
-    Eigen::Map<Eigen::VectorXd>(y, n) = llt_.solve(Eigen::Map<const Eigen::VectorXd>(x, n));
+    Eigen::Map<Eigen::VectorXd> yv(y, n);
+    yv = Eigen::Map<const Eigen::VectorXd>(x, n);
+    llt_->solveInPlace(yv);
   }
 
  private:
-  const arma::mat& A_;
-  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt_;
+  arma::mat& A_;
+  arma::vec diag_;
+  std::unique_ptr<Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower>> llt_;
   double sigma_ = 0.0;
-  bool factored_ = false;
   detail::op_poller poll_;
 };
 
@@ -282,8 +371,9 @@ inline lgrm_embedding lgrm_finish_embedding(const arma::vec& val, const arma::ma
 }
 
 // Bottom m nontrivial eigenvectors of the dense PSD M (M 1 = 0). M is deflated
-// in place. dense = true: full LAPACK; else shift-invert Lanczos with a dense
-// Cholesky at sigma = -shift_eps * tr(M)/n.
+// in place (and factorised in place on the iterative path). dense = true: full
+// LAPACK; else shift-invert Lanczos with a dense Cholesky at
+// sigma = -shift_eps * tr(M)/n.
 inline lgrm_embedding lgrm_bottom_dense(arma::mat& M, int m, bool dense, const eig_options& o) {
   const long n = M.n_rows;
   if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
@@ -304,7 +394,11 @@ inline lgrm_embedding lgrm_bottom_dense(arma::mat& M, int m, bool dense, const e
   eigen_result res = detail::iterate_with_retry(
       n, nev, o,
       [&](long ncv) { return detail::spectra_shift_invert(op, nev, ncv, sigma, o.maxit, o.tol); },
-      [&]() { return eig_dense(M, eig_which::bottom, nev); }, "spectra_shift_invert_dense_chol", true);
+      [&]() {
+        op.restore();
+        return eig_dense(M, eig_which::bottom, nev);
+      },
+      "spectra_shift_invert_dense_chol", true);
   lgrm_embedding out = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
   if (!res.note.empty()) out.note = out.note.empty() ? res.note : out.note + "; " + res.note;
   return out;
@@ -317,31 +411,43 @@ struct lgrm_fit_result {
   arma::mat beta;            // n x m (or r x m on the Nystrom path)
   arma::rowvec c;            // 1 x m
   arma::mat train_residual;  // n x m, Y - fitted values on the training rows (exact path)
-  arma::vec lambda;          // eigenvalues of HKH (exact) or of F'F (Nystrom), descending
+  std::string global_method; // "cholesky" / "eigendecomposition" (exact) or "nystrom"
   double lg_quad = 0.0;      // tr(Y' L_g Y)
   double ll_quad = 0.0;      // tr(Y' L_loc Y)
 };
 
 // K: training kernel (consumed). Lloc: local Laplacian. dense: full LAPACK for M.
+// Memory: two dense n x n matrices at the peak (the factor of HKH + gamma I and M).
 inline lgrm_fit_result lgrm_fit_exact(const sp_mat_e& Lloc, arma::mat& K, int m, double gamma, double mu,
                                       bool dense, const eig_options& o) {
   const arma::uword n = K.n_rows;
   if (Lloc.rows() != long(n)) throw input_error("the local matrix and the kernel differ in size");
   if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
-  lgrm_kernel_eig e = lgrm_kernel_decompose(K);
-  K.reset();
-  arma::mat M = detail::sparse_to_dense(Lloc);
-  const arma::mat Lg = lgrm_global_matrix(e, gamma);
-  if (mu > 0) M += mu * Lg;
-  M = 0.5 * (M + M.t());
+  lgrm_global_solver g(K, gamma);
+  arma::mat M;
+  if (mu > 0) {
+    M = g.global_matrix();  // L_g
+    M *= mu;
+  } else {
+    M.zeros(n, n);
+  }
+  for (int j = 0; j < Lloc.outerSize(); ++j)
+    for (sp_mat_e::InnerIterator it(Lloc, j); it; ++it) M(it.row(), j) += it.value();
+  lgrm_symmetrize(M);
   lgrm_fit_result r;
+  r.global_method = g.method();
   r.emb = lgrm_bottom_dense(M, m, dense, o);
   M.reset();
   const arma::mat& Y = r.emb.Y;
-  r.beta = lgrm_beta(e, gamma, Y, &r.train_residual);
-  r.c = arma::mean(Y, 0) - e.kbar.t() * r.beta;
-  r.lambda = arma::flipud(e.lambda);
-  r.lg_quad = arma::accu(Y % (Lg * Y));
+  arma::mat Z = g.solve(Y);          // (HKH + gamma I)^{-1} Y
+  r.train_residual = gamma * Z;
+  r.beta = Z;
+  r.beta.each_row() -= arma::mean(Z, 0);  // H (HKH + gamma I)^{-1} Y
+  r.c = arma::mean(Y, 0) - g.kbar().t() * r.beta;
+  // tr(Y' L_g Y) = gamma tr(Y' H A^{-1} H Y) = tr(Y' residual) for centred Y
+  arma::mat Yc = Y;
+  Yc.each_row() -= arma::mean(Y, 0);
+  r.lg_quad = arma::accu(Yc % (gamma * (r.beta)));
   arma::mat LY(n, m);
   for (int j = 0; j < m; ++j) {
     Eigen::Map<const Eigen::VectorXd> yj(Y.colptr(j), n);
@@ -493,8 +599,7 @@ inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& C
   const arma::mat Gm = S * (F.t() * Y);     // r x m
   r.beta = Wm12 * Gm;
   r.c = arma::mean(Y, 0) - phibar * Gm;
-  arma::vec d = arma::eig_sym(FtF);
-  r.lambda = arma::flipud(d);
+  r.global_method = "nystrom";
   const arma::mat FY = F.t() * Y;
   arma::mat Yc = Y;
   Yc.each_row() -= arma::mean(Y, 0);
