@@ -24,11 +24,6 @@ local({
     if (!length(l)) return(NA_real_)
     as.numeric(gsub("[^0-9]", "", l)) / 1024  # MB
   }
-  affine_r2 <- function(Y, Z) {
-    A <- cbind(1, Y)
-    r <- Z - A %*% qr.solve(A, Z)
-    1 - sum(r^2) / sum(scale(Z, scale = FALSE)^2)
-  }
   # elapsed and CPU seconds of one evaluation (the machine is shared: CPU time
   # is the better measure of our own cost)
   timed2 <- function(expr) {

@@ -24,10 +24,6 @@ print(tab, digits = 4, row.names = FALSE)
 cat(sprintf("predict() placed %d held-out points in %.3f s\n", length(test), t_pred))
 # Spectral embeddings have unit-norm columns, so a similarity Procrustes fit to
 # the generating coordinates keeps an anisotropic residual; an affine fit does not.
-affine_r2 <- function(Y, Z) {
-  A <- cbind(1, Y)
-  1 - sum((Z - A %*% qr.solve(A, Z))^2) / sum(scale(Z, scale = FALSE)^2)
-}
 cat(sprintf("affine R^2 to the generating coordinates: training %.5f, held-out %.5f\n",
             affine_r2(embedding(fit), roll$truth_isometric[train, ]),
             affine_r2(y_test, roll$truth_isometric[test, ])))

@@ -29,12 +29,6 @@ if (!nzchar(image_data_path())) {
 lgrm_exp <- new.env()
 local(envir = lgrm_exp, {
 
-  affine_r2 <- function(Y, Z) {
-    A <- cbind(1, Y)
-    r <- Z - A %*% qr.solve(A, Z)
-    1 - sum(r^2) / sum(scale(Z, scale = FALSE)^2)
-  }
-
   # Fit one method on Xtr and map Xte; returns list(train, test, oos_time, fit_time).
   run_method <- function(method, Xtr, Xte, sigma, k) {
     t0 <- proc.time()[["elapsed"]]
@@ -78,21 +72,11 @@ local(envir = lgrm_exp, {
     list(table = tab, res = res, data = d, tr = tr, te = te)
   }
 
-  # Embedding error of spec 8.5 (align = "similarity"): Y from all of D, Yp from
-  # A plus the OOS map of B; alignment from the training rows only.
+  # Embedding error of spec 8.5 (oos_error(type = "embedding")): Y from all of D,
+  # Yp from A plus the OOS map of B; both normalised by their training rows and
+  # aligned by the orthogonal Procrustes rotation fitted on the training rows.
   embedding_error <- function(Y, Yp_train, Yp_test, A, B) {
-    F <- Y
-    ya <- colMeans(F[A, , drop = FALSE])
-    sF <- sqrt(sum(sweep(F[A, , drop = FALSE], 2, ya)^2) / length(A))
-    F <- sweep(F, 2, ya) / sF
-    P <- rbind(Yp_train, Yp_test)
-    yp <- colMeans(Yp_train)
-    sP <- sqrt(sum(sweep(Yp_train, 2, yp)^2) / length(A))
-    P <- sweep(P, 2, yp) / sP
-    nA <- length(A)
-    s <- svd(crossprod(P[seq_len(nA), , drop = FALSE], F[A, , drop = FALSE]))
-    R <- s$u %*% t(s$v)
-    sum((F[B, , drop = FALSE] - P[nA + seq_along(B), , drop = FALSE] %*% R)^2) / length(B)
+    oos_error(Yp_test, Y[B, , drop = FALSE], Yp_train, Y[A, , drop = FALSE], type = "embedding")
   }
 
   # E5: splits of D into A (train) and B (test); truth = NULL: no failure test.
@@ -135,28 +119,10 @@ local(envir = lgrm_exp, {
     }))
   }
 
-  # Closed loop in image order: angle of y_i about the centroid, ranked; misplaced =
-  # images whose circular rank differs from their index by more than 0.05 n after
-  # the best circular shift and direction.
-  loop_misplaced <- function(Y) {
-    n <- nrow(Y)
-    a <- atan2(Y[, 2] - mean(Y[, 2]), Y[, 1] - mean(Y[, 1]))
-    r <- rank(a, ties.method = "first") - 1
-    best <- n
-    for (dir in c(1, -1)) for (sh in 0:(n - 1)) {
-      rr <- (dir * r + sh) %% n
-      dd <- abs(rr - (0:(n - 1)))
-      dd <- pmin(dd, n - dd)
-      best <- min(best, sum(dd > 0.05 * n))
-    }
-    best
-  }
-  # Open arc: |Spearman(y1, index)| and misplaced #{|rank(y1) - i| > 0.05 n}, better direction.
+  # misplaced frames: loop_misplaced() / arc_misplaced() (spec 9, exported)
   arc_scores <- function(Y) {
-    n <- nrow(Y)
-    r <- rank(Y[, 1])
-    mis <- min(sum(abs(r - seq_len(n)) > 0.05 * n), sum(abs((n + 1 - r) - seq_len(n)) > 0.05 * n))
-    c(spearman = abs(stats::cor(Y[, 1], seq_len(n), method = "spearman")), misplaced = mis)
+    m <- arc_misplaced(Y)
+    c(spearman = attr(m, "spearman"), misplaced = as.numeric(m))
   }
 
   # 100-frame teapots: loop (all frames) for several k, and the half-rotation

@@ -3,12 +3,6 @@
 
 deg <- function(rad) rad * 180 / pi
 
-affine_r2 <- function(Y, Z) {
-  A <- cbind(1, Y)
-  r <- Z - A %*% qr.solve(A, Z)
-  1 - sum(r^2) / sum(scale(Z, scale = FALSE)^2)
-}
-
 # centred Swiss roll and an 8-NN heat-kernel graph (spec 3, test data)
 prop_data <- function(n = 400, seed = 7) {
   roll <- swiss_roll(n, convention = "wittman", seed = seed)
