@@ -80,15 +80,17 @@
 #' \eqn{O(r d)} per point. With every row a landmark it reproduces the exact
 #' path.
 #'
-#' **Scale of `gamma`.** `gamma` is absolute: it is compared with the squared
-#' local singular values \eqn{s_j^2}, which shrink as the sampling gets denser
-#' (like \eqn{n^{-2/q}} on a \eqn{q}-dimensional manifold). The paper's
-#' \eqn{10^{-4}} suits about 1000 Swiss-roll points; on 20,000 or 100,000
-#' points it over-penalises the local tangent fits and the embedding no longer
-#' unrolls (affine \eqn{R^2} about 0.94, measured). A much smaller `gamma`
-#' restores it (measured: `gamma = 1e-7` gives 0.999998 at \eqn{n = 20000};
-#' at \eqn{n = 100000}, `gamma = 1e-6` gives 0.945 and `gamma = 1e-8` 0.996). With
-#' \eqn{\gamma \to 0} the local term is LTSA's.
+#' **Scale of `gamma`.** `gamma` is absolute. For an embedding normalised to
+#' \eqn{Y^\top Y = I}, the ridge part of the local cost stays of order
+#' \eqn{\gamma} as the sample grows, while the residual that curvature leaves
+#' in the local fits of the true coordinates falls like \eqn{(k/n)^{4/q}} on a
+#' \eqn{q}-dimensional manifold. So a `gamma` that suits one sample size
+#' over-penalises a denser one: the paper's \eqn{10^{-4}} suits about 1000
+#' Swiss-roll points, while 20,000 or 100,000 points are no longer unrolled
+#' (affine \eqn{R^2} about 0.94, measured). Scaling `gamma` like
+#' \eqn{(1000/n)^{4/q}} restores it (measured: `gamma = 1e-7` gives 0.999998
+#' at \eqn{n = 20000}; at \eqn{n = 100000}, `gamma = 1e-6` gives 0.945 and
+#' `gamma = 1e-8` 0.996). With \eqn{\gamma \to 0} the local term is LTSA's.
 #'
 #' **Bad input.** `k < p + 2` and `p > ncol(X)` are errors
 #' (`k = p + 1` would fit every clique exactly); `sigma <= 0`, `gamma <= 0`,

@@ -180,6 +180,14 @@ inline arma::mat sparse_to_dense(const sp_mat_e& A) {
   return M;
 }
 
+// A V for sparse A and dense V (no copy of V: columns mapped).
+inline arma::mat sparse_times(const sp_mat_e& A, const arma::mat& V) {
+  arma::mat out(A.rows(), V.n_cols);
+  Eigen::Map<const Eigen::MatrixXd> Vm(V.memptr(), V.n_rows, V.n_cols);
+  Eigen::Map<Eigen::MatrixXd>(out.memptr(), out.n_rows, out.n_cols) = A * Vm;
+  return out;
+}
+
 // True when every stored non-zero of B is on the diagonal; fills d = diag(B).
 inline bool sparse_is_diagonal(const sp_mat_e& B, arma::vec& d) {
   d.zeros(B.rows());

@@ -129,16 +129,12 @@ inline lgrm_local lgrm_local_matrix(const arma::mat& X, const arma::Mat<int>& nb
   for (long i = 0; i < n; ++i) {
     if (flag.poll(i) || err) continue;
     try {
-      arma::mat Ci(k, d);
-      for (long a = 0; a < k; ++a) Ci.row(a) = X.row(nbhd(i, a));
-      Ci.each_row() -= arma::mean(Ci, 0);
+      const arma::mat Ci = centred_clique(X, nbhd, i);
       arma::vec s;
       const arma::mat A = lgrm_clique_matrix(Ci, p, gamma, s);
       if (!(s(p - 1) > 1e-10 * s(0))) ++deficient;
       out.sv.row(i) = s.t();
-      size_t off = static_cast<size_t>(i) * kk;
-      for (long b = 0; b < k; ++b)
-        for (long a = 0; a < k; ++a) trips[off++] = Eigen::Triplet<double>(nbhd(i, a), nbhd(i, b), A(a, b));
+      scatter_clique_block(trips, nbhd, i, A);
     } catch (...) {
 #ifdef _OPENMP
 #pragma omp critical(mo_lgrm_err)
@@ -448,12 +444,7 @@ inline lgrm_fit_result lgrm_fit_exact(const sp_mat_e& Lloc, arma::mat& K, int m,
   arma::mat Yc = Y;
   Yc.each_row() -= arma::mean(Y, 0);
   r.lg_quad = arma::accu(Yc % (gamma * (r.beta)));
-  arma::mat LY(n, m);
-  for (int j = 0; j < m; ++j) {
-    Eigen::Map<const Eigen::VectorXd> yj(Y.colptr(j), n);
-    Eigen::Map<Eigen::VectorXd>(LY.colptr(j), n) = Lloc * yj;
-  }
-  r.ll_quad = arma::accu(Y % LY);
+  r.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
   return r;
 }
 
@@ -572,11 +563,7 @@ inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& C
   const double sigma = -eps;
   auto apply_M = [&](const arma::mat& V) {
     // (M + tau 11'/n) V
-    arma::mat out(V.n_rows, V.n_cols);
-    for (arma::uword j = 0; j < V.n_cols; ++j) {
-      Eigen::Map<const Eigen::VectorXd> vj(V.colptr(j), n);
-      Eigen::Map<Eigen::VectorXd>(out.colptr(j), n) = Lloc * vj;
-    }
+    arma::mat out = detail::sparse_times(Lloc, V);
     arma::mat Vc = V;
     Vc.each_row() -= arma::mean(V, 0);
     out += mu * (Vc - F * (S * (F.t() * V)));
@@ -604,12 +591,7 @@ inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& C
   arma::mat Yc = Y;
   Yc.each_row() -= arma::mean(Y, 0);
   r.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
-  arma::mat LY(n, m);
-  for (int j = 0; j < m; ++j) {
-    Eigen::Map<const Eigen::VectorXd> yj(Y.colptr(j), n);
-    Eigen::Map<Eigen::VectorXd>(LY.colptr(j), n) = Lloc * yj;
-  }
-  r.ll_quad = arma::accu(Y % LY);
+  r.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
   return r;
 }
 

@@ -51,6 +51,25 @@ struct align_result {
   std::string note;
 };
 
+// The rows nbhd(i, .) of X, centred (k x d): one clique / neighbourhood.
+inline arma::mat centred_clique(const arma::mat& X, const arma::Mat<int>& nbhd, long i) {
+  const long k = nbhd.n_cols;
+  arma::mat Ci(k, X.n_cols);
+  for (long a = 0; a < k; ++a) Ci.row(a) = X.row(nbhd(i, a));
+  Ci.each_row() -= arma::mean(Ci, 0);
+  return Ci;
+}
+
+// Writes the k x k block A of clique i as triplets at trips[i k^2 ...] (column
+// major), to be summed into the n x n alignment matrix.
+inline void scatter_clique_block(std::vector<Eigen::Triplet<double>>& trips, const arma::Mat<int>& nbhd, long i,
+                                 const arma::mat& A) {
+  const long k = nbhd.n_cols;
+  size_t off = static_cast<size_t>(i) * static_cast<size_t>(k * k);
+  for (long b = 0; b < k; ++b)
+    for (long a = 0; a < k; ++a) trips[off++] = Eigen::Triplet<double>(nbhd(i, a), nbhd(i, b), A(a, b));
+}
+
 // Sparse symmetric matrix from triplets (duplicates summed).
 inline sp_mat_e sparse_from_triplets(long n, const std::vector<Eigen::Triplet<double>>& trips) {
   sp_mat_e M(n, n);

@@ -40,9 +40,7 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
 #endif
   for (long i = 0; i < n; ++i) {
     if (flag.poll(i) || failed) continue;
-    arma::mat Xi(k, p);
-    for (long a = 0; a < k; ++a) Xi.row(a) = X.row(nbhd(i, a));
-    Xi.each_row() -= arma::mean(Xi, 0);
+    const arma::mat Xi = centred_clique(X, nbhd, i);
     arma::mat G = Xi * Xi.t();
     arma::vec ev;
     arma::mat U;
@@ -72,9 +70,7 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
     const arma::mat Gu = Gi.head_cols(cols);
     arma::mat Li = -Gu * Gu.t();
     Li.diag() += 1.0;
-    size_t off = static_cast<size_t>(i) * kk;
-    for (long b = 0; b < k; ++b)
-      for (long a = 0; a < k; ++a) trips[off++] = Eigen::Triplet<double>(nbhd(i, a), nbhd(i, b), Li(a, b));
+    scatter_clique_block(trips, nbhd, i, Li);
   }
   flag.rethrow_if_stopped();
   if (failed) throw convergence_error("a local eigendecomposition failed in LTSA");
