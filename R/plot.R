@@ -64,7 +64,11 @@ plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
     if (is.null(dims) && ncol(Y) > 2L) dims <- 1:2
   }
   if (is.null(dims)) dims <- if (ncol(Y) >= 2L) seq_len(min(ncol(Y), 4L)) else 1L
-  if (any(dims < 1L | dims > ncol(Y))) abort_input("dims", sprintf("must lie in 1..%d.", ncol(Y)))
+  if (!is.numeric(dims) || !length(dims) || anyNA(dims) || any(dims != round(dims)) ||
+      any(dims < 1L | dims > ncol(Y)) || anyDuplicated(dims)) {
+    abort_input("dims", sprintf("must be distinct whole numbers in 1..%d.", ncol(Y)))
+  }
+  dims <- as.integer(dims)
   Ynew <- if (!is.null(newdata)) predict(x, newdata, method = method) else NULL
   if (!is.null(color) && length(color) != nrow(Y)) {
     abort_input("color", sprintf("must have one value per training point (%d); it has %d.",

@@ -100,7 +100,7 @@ glance.manifold_fit <- function(x, ...) {
 #' @exportS3Method generics::augment
 augment.manifold_fit <- function(x, data = NULL, newdata = NULL, method = NULL, ...) {
   if (!is.null(newdata)) {
-    df <- as_augment_frame(newdata, "newdata")
+    if (!is.data.frame(newdata) && !is.matrix(newdata)) abort_input("newdata", "must be a data frame or a matrix.")
     feats <- x$feature_names
     input <- if (is.data.frame(newdata) && !is.null(feats) && all(feats %in% names(newdata))) {
       newdata[, feats, drop = FALSE]
@@ -108,6 +108,7 @@ augment.manifold_fit <- function(x, data = NULL, newdata = NULL, method = NULL, 
       newdata
     }
     Y <- predict(x, input, method = method, ...)
+    df <- as_augment_frame(newdata, "newdata")
   } else {
     Y <- embedding(x)
     if (is.null(data)) {
@@ -133,7 +134,7 @@ as_augment_frame <- function(d, arg) {
   if (is.data.frame(d)) return(as.data.frame(d))
   if (is.matrix(d)) {
     out <- as.data.frame(d)
-    if (is.null(colnames(d))) names(out) <- paste0("X", seq_len(ncol(d)))
+    if (is.null(colnames(d))) names(out) <- sprintf("X%d", seq_len(ncol(d)))
     return(out)
   }
   abort_input(arg, "must be a data frame or a matrix.")
