@@ -8,13 +8,17 @@
 #' [predict()][predict.manifold_fit] have an argument `verbose`. With
 #' `verbose = TRUE` they report each stage (input checks, nearest
 #' neighbours, graph, eigen-solve and the solver used, done with the elapsed
-#' time) as one time-stamped line, as \pkg{uwot} does:
+#' time) as one time-stamped line, as \pkg{uwot} does.
+#'
+#' @details
+#' A full Isomap fit reports, for example:
 #'
 #' ```
-#' 14:02:11 Isomap: 600 points x 3 features -> 2 dimensions (k = 10)
-#' 14:02:11 Isomap: kNN graph: 1 component(s), 0 edge(s) added (0.02 s)
-#' 14:02:12 Isomap: eigen-solve done with dense (LAPACK) (0.41 s)
-#' 14:02:12 Isomap: done in 0.43 s
+#' 13:04:32 Isomap: 500 points x 3 features -> 2 dimensions (k = 10)
+#' 13:04:32 Isomap: kNN graph: 1 component(s), 0 edge(s) added (46.0 ms)
+#' 13:04:32 Isomap: shortest paths from all 500 points and eigen-solve (eigen_solver = "auto")
+#' 13:04:33 Isomap: geodesics and eigen-solve done with dense_dc (628.0 ms)
+#' 13:04:33 Isomap: done (679.0 ms)
 #' ```
 #'
 #' The default is `getOption("manifoldOOS.verbose", FALSE)`: silent unless
@@ -53,7 +57,7 @@ mo_progress <- function(verbose, fmt, ..., start = NULL) {
   now <- proc.time()[["elapsed"]]
   if (isTRUE(verbose)) {
     msg <- if (...length()) sprintf(fmt, ...) else fmt
-    if (!is.null(start)) msg <- sprintf("%s (%s)", msg, format_seconds(now - start))
+    if (!is.null(start)) msg <- sprintf("%s (%s)", msg, format_seconds(round(now - start, 3)))
     line <- paste0(format(Sys.time(), "%H:%M:%S"), " ", msg, "\n")
     message(structure(class = c("manifoldOOS_progress", "message", "condition"),
                       list(message = line, call = NULL)))
