@@ -24,6 +24,8 @@
 #'   store it (the same rows and columns as used for fitting).
 #' @param ... Passed to the out-of-sample rule (for the generic rules: the
 #'   arguments of [oos_map()], such as `k`).
+#' @param verbose Report the stages of the prediction with time-stamped
+#'   messages (see [manifoldOOS-progress]).
 #' @return `predict()` returns a numeric matrix with one row per row of
 #'   `newdata` (row names carried over) and one column per embedding
 #'   dimension. The same row gets the same coordinates whether it is
@@ -82,15 +84,21 @@ embedding.manifold_fit <- function(object, ...) object$embedding
 
 #' @rdname manifold_fit
 #' @export
-predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL) {
+predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
+                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  verbose <- check_verbose(verbose)
   if (missing(newdata) || is.null(newdata)) return(object$embedding)
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   method <- resolve_oos_method(object, method)
-  y <- if (method %in% object$oos$available) {
+  native <- method %in% object$oos$available
+  t0 <- mo_progress(verbose, "predict(%s fit): %d new points, rule \"%s\" (%s)", object$method, nrow(x),
+                    method, if (native) "native" else "generic map built from the training data")
+  y <- if (native) {
     predict_native(object, x, method = method, ...)
   } else {
-    predict_generic(object, x, method, X, ...)
+    predict_generic(object, x, method, X, ..., verbose = verbose)
   }
+  mo_progress(verbose, "predict(%s fit): done", object$method, start = t0)
   y <- as.matrix(y)
   dimnames(y) <- list(rownames(x), colnames(object$embedding))
   y
@@ -104,7 +112,7 @@ resolve_oos_method <- function(object, method) {
 
 # A generic map (oos_map) built from the training data and the fit's
 # embedding; nothing is cached in the fit.
-predict_generic <- function(object, x, method, X = NULL, ...) {
+predict_generic <- function(object, x, method, X = NULL, ..., verbose = FALSE) {
   if (is.null(X)) X <- object$X
   if (is.null(X)) {
     abort_input("X", sprintf(
@@ -115,8 +123,8 @@ predict_generic <- function(object, x, method, X = NULL, ...) {
   if (nrow(X) != object$n) {
     abort_input("X", sprintf("must be the training data (%d rows); it has %d.", object$n, nrow(X)))
   }
-  map <- oos_map(X, object$embedding, method = method, ...)
-  y <- predict(map, x)
+  map <- oos_map(X, object$embedding, method = method, ..., verbose = verbose)
+  y <- predict(map, x, verbose = verbose)
   attributes(y)[c("fallback", "certified")] <- NULL
   y
 }

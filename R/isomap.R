@@ -82,6 +82,8 @@
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"` (see Details).
 #' @param seed `NULL` or a whole number making the random landmark choice
 #'   reproducible without changing the caller's random number stream.
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_isomap`. Besides the common
 #'   fields it stores the training data `x_train`, `k`, `geodesics` (the
 #'   \eqn{n \times n} geodesic matrix, or the \eqn{m \times n} landmark
@@ -110,8 +112,10 @@
 isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    landmark_method = c("maxmin", "random"), normalize = TRUE,
                    on_disconnected = c("connect", "error"), connect = c("mst", "all_pairs"),
-                   eigen_solver = c("auto", "dense", "iterative"), seed = NULL) {
+                   eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
+                   verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   n <- nrow(X)
   k <- check_k(k, n)
@@ -134,15 +138,25 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                     n, max_n, landmarks, landmark_method, 8 * n^2 / 1e9))
   }
   lm <- resolve_landmarks(landmarks, n, ndim, landmark_method, seed)
+  label <- if (is.null(lm)) "Isomap" else "Landmark Isomap"
+  t0 <- mo_progress(verbose, "%s: %d points x %d features -> %d dimensions (k = %d%s)", label, n,
+                    ncol(X), ndim, k, if (is.null(lm)) "" else sprintf(", %d landmarks", lm$m))
 
   res <- timed({
     g <- neighbour_graph(unname_matrix(X), k = k, weights = "distance", symmetrize = "or",
                          on_disconnected = on_disconnected, connect = connect)
+    t1 <- mo_progress(verbose, "%s: kNN graph: %d component(s), %d edge(s) added", label,
+                      as.integer(g$initial_components$n_components), NROW(g$added_edges), start = t0)
+    mo_progress(verbose, "%s: shortest paths from %s and eigen-solve (eigen_solver = \"%s\")", label,
+                if (is.null(lm)) sprintf("all %d points", n) else sprintf("%d landmarks", lm$m),
+                eigen_solver)
     if (is.null(lm)) {
       m <- core(.mo_isomap_fit(g$W, ndim, integer(0), FALSE, 0L, FALSE, opts, threads))
     } else {
       m <- core(.mo_isomap_fit(g$W, ndim, lm$idx, lm$maxmin, lm$m, normalize, opts, threads))
     }
+    mo_progress(verbose, "%s: geodesics and eigen-solve done with %s", label,
+                describe_solver(m$solver), start = t1)
     list(g = g, m = m)
   })
   g <- res$value$g
@@ -165,6 +179,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
     params$normalize <- normalize
   }
   params$eigen_solver <- eigen_solver
+  mo_progress(verbose, "%s: done", label, start = t0)
   new_manifold_fit(
     class = "manifold_isomap", method = if (full) "Isomap" else "Landmark Isomap",
     embedding = m$embedding, X = X, params = params, eigenvalues = m$values,

@@ -41,6 +41,8 @@ check_eigen_solver <- function(eigen_solver) {
 #'   between training points (on at most 3000 evenly spaced rows).
 #' @param degree,gamma,coef0 Polynomial kernel parameters.
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"` (see Details).
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_kpca`. Besides the common
 #'   fields it stores the training data `x_train`, the kernel (`kernel`), the
 #'   coefficients `alpha` (`n x ndim`), the column means of the training
@@ -58,8 +60,10 @@ check_eigen_solver <- function(eigen_solver) {
 #' all.equal(predict(fit, roll$x[1:5, ]), embedding(fit)[1:5, ], check.attributes = FALSE)
 kpca <- function(X, ndim = 2, kernel = c("rbf", "polynomial", "linear"),
                  sigma = "median_pairwise", degree = 2, gamma = 1, coef0 = 1,
-                 eigen_solver = c("auto", "dense", "iterative")) {
+                 eigen_solver = c("auto", "dense", "iterative"),
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, nrow(X) - 1L)
   if (is.function(kernel)) {
@@ -68,9 +72,15 @@ kpca <- function(X, ndim = 2, kernel = c("rbf", "polynomial", "linear"),
   ks <- kernel_spec(kernel, sigma = sigma, degree = degree, gamma = gamma, coef0 = coef0, X = X)
   eigen_solver <- check_eigen_solver(eigen_solver)
   opts <- eig_opts(method = eigen_solver)
+  t0 <- mo_progress(verbose, "Kernel PCA: %d points x %d features -> %d dimensions (%s kernel%s)",
+                    nrow(X), ncol(X), ndim, ks$type,
+                    if (ks$type == "rbf") sprintf(", sigma = %.4g", kernel_sigma(ks)) else "")
+  mo_progress(verbose, "Kernel PCA: kernel matrix, centring and eigen-solve (eigen_solver = \"%s\")",
+              eigen_solver)
   res <- timed(core(.mo_kpca_fit(X, ndim, ks$type, kernel_sigma(ks), ks$gamma, ks$coef0,
                                  ks$degree, opts)))
   m <- res$value
+  mo_progress(verbose, "Kernel PCA: eigen-solve done with %s", describe_solver(m$solver), start = t0)
   params <- list(kernel = ks$type)
   if (ks$type == "rbf") {
     params$sigma <- ks$sigma
@@ -79,6 +89,7 @@ kpca <- function(X, ndim = 2, kernel = c("rbf", "polynomial", "linear"),
     params[c("degree", "gamma", "coef0")] <- list(ks$degree, ks$gamma, ks$coef0)
   }
   params$eigen_solver <- eigen_solver
+  mo_progress(verbose, "Kernel PCA: done", start = t0)
   new_manifold_fit(
     class = "manifold_kpca", method = "Kernel PCA", embedding = m$embedding, X = X,
     params = params, eigenvalues = m$values,
@@ -154,14 +165,21 @@ summary_extra.manifold_kpca <- function(object) {
 #' # classical MDS of Euclidean distances is PCA (up to column signs)
 #' p <- pca(roll$x[1:400, ], ndim = 2)
 #' max(abs(abs(embedding(fit)) - abs(embedding(p))))
-mds <- function(X, ndim = 2, eigen_solver = c("auto", "dense", "iterative")) {
+mds <- function(X, ndim = 2, eigen_solver = c("auto", "dense", "iterative"),
+                verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, min(nrow(X) - 1L, ncol(X)))
   eigen_solver <- check_eigen_solver(eigen_solver)
   opts <- eig_opts(method = eigen_solver)
+  t0 <- mo_progress(verbose, "Classical MDS: %d points x %d features -> %d dimensions", nrow(X),
+                    ncol(X), ndim)
+  mo_progress(verbose, "Classical MDS: distances, double centring and eigen-solve (eigen_solver = \"%s\")",
+              eigen_solver)
   res <- timed(core(.mo_mds_fit(unname_matrix(X), ndim, opts)))
   m <- res$value
+  mo_progress(verbose, "Classical MDS: done; eigen-solve with %s", describe_solver(m$solver), start = t0)
   new_manifold_fit(
     class = "manifold_mds", method = "Classical MDS", embedding = m$embedding, X = X,
     params = list(eigen_solver = eigen_solver), eigenvalues = m$values,

@@ -86,8 +86,10 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 eps = NULL,
                                 laplacian = c("generalized", "symmetric", "unnormalized"),
                                 on_disconnected = c("error", "connect"),
-                                eigen_solver = c("auto", "dense", "sparse")) {
+                                eigen_solver = c("auto", "dense", "sparse"),
+                                verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
@@ -119,6 +121,8 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
     if (eigen_solver == "sparse") abort_input("eigen_solver", "must be \"auto\" or \"dense\" for graph = \"full\".")
   }
   threads <- default_threads()
+  t0 <- mo_progress(verbose, "Laplacian eigenmaps: %d points x %d features -> %d dimensions (%s graph%s)",
+                    n, ncol(X), ndim, graph, if (graph == "knn") sprintf(", k = %d", k) else "")
   res <- timed({
     if (graph == "full") {
       nb <- if (need_k) knn(X, k, n_threads = threads) else NULL
@@ -126,7 +130,11 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
       d1 <- if (!is.null(nb)) nb$dist else knn(X, 1L, n_threads = threads)$dist
       n_dup <- count_duplicates(X, d1)
       warn_duplicates(n_dup, "Laplacian eigenmaps")
+      t1 <- mo_progress(verbose, "Laplacian eigenmaps: bandwidth chosen; dense eigen-solve of the full graph",
+                        start = t0)
       m <- core(.mo_le_fit_full(X, if (heat) sigma else 1, !heat, laplacian, ndim))
+      mo_progress(verbose, "Laplacian eigenmaps: eigen-solve done with %s", describe_solver(m$method),
+                  start = t1)
       added <- 0L
     } else {
       g <- neighbour_graph(X, k = if (need_k) k else 10L, type = graph, eps = if (graph == "eps") eps else NULL,
@@ -137,7 +145,13 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
       d1 <- if (graph == "knn") g$dist else knn(X, 1L, n_threads = threads)$dist
       n_dup <- count_duplicates(X, d1)
       warn_duplicates(n_dup, "Laplacian eigenmaps")
+      t1 <- mo_progress(verbose, "Laplacian eigenmaps: graph built (%d edges, %d added to connect)",
+                        as.integer(Matrix::nnzero(g$W) / 2), nrow(g$added_edges), start = t0)
+      mo_progress(verbose, "Laplacian eigenmaps: %s Laplacian eigen-solve (eigen_solver = \"%s\")",
+                  laplacian, eigen_solver)
       m <- core(.mo_le_fit_sparse(g$W, laplacian, ndim, spectral_eig_opts(eigen_solver)))
+      mo_progress(verbose, "Laplacian eigenmaps: eigen-solve done with %s", describe_solver(m$method),
+                  start = t1)
       added <- nrow(g$added_edges)
     }
     m$sigma <- sigma
@@ -145,6 +159,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
     m
   })
   m <- res$value
+  mo_progress(verbose, "Laplacian eigenmaps: done", start = t0)
   new_manifold_fit(
     class = "manifold_le", method = "Laplacian eigenmaps", embedding = m$Y, X = X,
     params = list(graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,

@@ -185,6 +185,8 @@ lp_ridge_note <- function(res, method) {
 #' @param on_disconnected `"error"` (default) or `"connect"` (see
 #'   [neighbour_graph()]).
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_lpp` (and
 #'   `manifold_linear`) with `center`, `rotation` (the \eqn{p \times}
 #'   `ndim` matrix \eqn{A}), `eigenvalues` (\eqn{\lambda}, ascending) and
@@ -204,15 +206,18 @@ lp_ridge_note <- function(res, method) {
 lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean_pairwise",
                 constraint = c("degree", "covariance"), center = c("mean", "degree"),
                 pca = TRUE, regularize = 0, graph = NULL,
-                on_disconnected = c("error", "connect"), min_beta = 1e-3) {
+                on_disconnected = c("error", "connect"), min_beta = 1e-3,
+                verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, regularize)
   X <- cm$X
   constraint <- check_choice(constraint, c("degree", "covariance"), "constraint")
   center <- check_choice(center, c("mean", "degree"), "center")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- lp_progress_start(verbose, "LPP", X, cm$ndim)
   gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  t1 <- lp_progress_graph(verbose, "LPP", gr, t0)
   d <- gr$degree
   if (constraint == "degree") {
     mu <- if (center == "degree") colSums(d * X) / sum(d) else colMeans(X)
@@ -229,6 +234,7 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
     values <- res$values
   }
   lp_ridge_note(res, "lpp")
+  lp_progress_done(verbose, "LPP", res, t0, t1)
   new_linear_fit("manifold_lpp", "LPP", X, mu, res$A, values,
                  params = list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
                                constraint = constraint, center = center, pca = cm$pca,
@@ -271,14 +277,17 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #' fit2 <- olpp(roll$x, ndim = 2, k = 8, type = "trace")
 olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat", "binary"),
                  sigma = "mean_pairwise", pca = TRUE, graph = NULL,
-                 on_disconnected = c("error", "connect"), min_beta = 1e-3) {
+                 on_disconnected = c("error", "connect"), min_beta = 1e-3,
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, 0)
   X <- cm$X
   type <- check_choice(type, c("cai", "trace"), "type")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- lp_progress_start(verbose, "OLPP", X, cm$ndim)
   gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  t1 <- lp_progress_graph(verbose, "OLPP", gr, t0)
   mu <- colMeans(X)
   Xc <- sweep(X, 2, mu)
   if (type == "cai") {
@@ -291,6 +300,7 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
     values <- res$values
   }
   lp_ridge_note(res, "olpp")
+  lp_progress_done(verbose, "OLPP", res, t0, t1)
   new_linear_fit("manifold_olpp", "OLPP", X, mu, res$A, values,
                  params = list(type = type, k = gr$info$k, weights = gr$info$weights,
                                sigma = gr$info$sigma, pca = cm$pca),
@@ -301,15 +311,33 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
 
 # Shared set-up of NPE and ONPP: validated arguments, the LLE cost matrix
 # M = (I - W)'(I - W) and the centred data (t0 = start of the timed part).
-lle_linear_setup <- function(X, ndim, k, reg, pca, regularize) {
+lle_linear_setup <- function(X, ndim, k, reg, pca, regularize, verbose = FALSE, label = "NPE") {
   cm <- lp_common(X, ndim, pca, regularize)
   X <- cm$X
   k <- check_k(k, nrow(X))
   reg <- check_number(reg, "reg", lower = 0)
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- lp_progress_start(verbose, label, X, cm$ndim)
   M <- lle_cost(X, k, reg)
+  t1 <- mo_progress(verbose, "%s: kNN (k = %d) and reconstruction weights done", label, k, start = t0)
   mu <- colMeans(X)
-  list(cm = cm, X = X, k = k, reg = reg, t0 = t0, M = M, mu = mu, Xc = sweep(X, 2, mu))
+  list(cm = cm, X = X, k = k, reg = reg, t0 = t0, t1 = t1, M = M, mu = mu, Xc = sweep(X, 2, mu))
+}
+
+# Progress lines shared by the linear projections (see mo_progress()).
+lp_progress_start <- function(verbose, label, X, ndim) {
+  mo_progress(verbose, "%s: %d points x %d features -> %d dimensions", label, nrow(X), ncol(X), ndim)
+}
+
+lp_progress_graph <- function(verbose, label, gr, t0) {
+  t1 <- mo_progress(verbose, "%s: graph built (%s, %d edges)", label, gr$info$source,
+                    as.integer(Matrix::nnzero(gr$W) / 2), start = t0)
+  mo_progress(verbose, "%s: generalised eigen-solve", label)
+  t1
+}
+
+lp_progress_done <- function(verbose, label, res, t0, t1) {
+  mo_progress(verbose, "%s: eigen-solve done with %s", label, describe_solver(res), start = t1)
+  mo_progress(verbose, "%s: done", label, start = t0)
 }
 
 # LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (spec B.6).
@@ -343,12 +371,16 @@ lle_cost <- function(X, k, reg) {
 #' roll <- swiss_roll(400, seed = 3)
 #' fit <- npe(roll$x[1:300, ], ndim = 2, k = 10)
 #' y_new <- predict(fit, roll$x[301:400, ])
-npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0) {
+npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
+                verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  s <- lle_linear_setup(X, ndim, k, reg, pca, regularize)
+  verbose <- check_verbose(verbose)
+  s <- lle_linear_setup(X, ndim, k, reg, pca, regularize, verbose, "NPE")
   cm <- s$cm
+  mo_progress(verbose, "NPE: generalised eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
   lp_ridge_note(res, "npe")
+  lp_progress_done(verbose, "NPE", res, s$t0, s$t1)
   new_linear_fit("manifold_npe", "NPE", s$X, s$mu, res$A, res$values,
                  params = list(k = s$k, reg = s$reg, pca = cm$pca, regularize = cm$regularize),
                  res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
@@ -376,11 +408,15 @@ npp <- npe
 #' roll <- swiss_roll(300, seed = 4)
 #' fit <- onpp(roll$x, ndim = 2, k = 10)
 #' round(crossprod(fit$rotation), 10)
-onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE) {
+onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE,
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  s <- lle_linear_setup(X, ndim, k, reg, pca, 0)
+  verbose <- check_verbose(verbose)
+  s <- lle_linear_setup(X, ndim, k, reg, pca, 0, verbose, "ONPP")
   cm <- s$cm
+  mo_progress(verbose, "ONPP: orthogonal eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
+  lp_progress_done(verbose, "ONPP", res, s$t0, s$t1)
   new_linear_fit("manifold_onpp", "ONPP", s$X, s$mu, res$A, res$values,
                  params = list(k = s$k, reg = s$reg, pca = cm$pca),
                  res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)

@@ -64,6 +64,8 @@
 #'   has unit Euclidean norm, as scikit-learn) or `"unit_cov"` (columns scaled
 #'   by \eqn{\sqrt{n}}, so that \eqn{Y^\top Y / n = I}, as the original code).
 #' @param eigen_solver `"auto"`, `"dense"` or `"sparse"` (see Details).
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_lle`, with the training data
 #'   (`X_train`), `k`, `reg`, the eigenvalues (the dropped trivial one first),
 #'   `n_duplicates` and `solver` (eigen-solver diagnostics).
@@ -77,8 +79,10 @@
 #' y_new <- predict(fit, roll$x[501:600, ])
 #' plot(fit, color = roll$color[1:500])
 lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_cov"),
-                eigen_solver = c("auto", "dense", "sparse")) {
+                eigen_solver = c("auto", "dense", "sparse"),
+                verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
@@ -87,13 +91,19 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   scaling <- check_choice(scaling, c("unit_norm", "unit_cov"), "scaling")
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
   threads <- default_threads()
+  t0 <- mo_progress(verbose, "LLE: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
     nb <- local_neighbours(X, k)
     n_dup <- count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "LLE")
-    core(.mo_lle_fit(X, nb$idx, reg, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    t1 <- mo_progress(verbose, "LLE: nearest neighbours done (graph connected)", start = t0)
+    mo_progress(verbose, "LLE: reconstruction weights and eigen-solve (eigen_solver = \"%s\")", eigen_solver)
+    m <- core(.mo_lle_fit(X, nb$idx, reg, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    mo_progress(verbose, "LLE: eigen-solve done with %s", describe_solver(m$method), start = t1)
+    m
   })
   m <- res$value
+  mo_progress(verbose, "LLE: done", start = t0)
   Y <- apply_scaling(m$Y, scaling)
   new_manifold_fit(
     class = "manifold_lle", method = "LLE", embedding = Y, X = X,

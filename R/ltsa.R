@@ -35,6 +35,8 @@
 #' @param include_self Whether the neighbourhood of \eqn{x_i} contains
 #'   \eqn{x_i} itself (see `k`).
 #' @param reg Regulariser of the reconstruction weights used by `predict()`.
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_ltsa`, with the training
 #'   data (`X_train`), `k`, `include_self`, `reg`, the eigenvalues (the
 #'   dropped trivial one first), `n_duplicates`, `n_rank_deficient` and
@@ -48,8 +50,10 @@
 #' y_new <- predict(fit, roll$x[501:600, ])
 #' plot(fit, color = roll$color[1:500])
 ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
-                 eigen_solver = c("auto", "dense", "sparse")) {
+                 eigen_solver = c("auto", "dense", "sparse"),
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
@@ -64,6 +68,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
   reg <- check_number(reg, "reg", lower = 0)
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
   threads <- default_threads()
+  t0 <- mo_progress(verbose, "LTSA: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
     kn <- if (include_self) k - 1L else k
     nb <- local_neighbours(X, kn)
@@ -71,9 +76,15 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
     warn_duplicates(n_dup, "LTSA")
     nbhd <- if (include_self) cbind(seq_len(n), nb$idx) else nb$idx
     storage.mode(nbhd) <- "integer"
-    core(.mo_ltsa_fit(X, nbhd, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    t1 <- mo_progress(verbose, "LTSA: nearest neighbours done (graph connected)", start = t0)
+    mo_progress(verbose, "LTSA: local tangent spaces, alignment matrix and eigen-solve (eigen_solver = \"%s\")",
+                eigen_solver)
+    m <- core(.mo_ltsa_fit(X, nbhd, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    mo_progress(verbose, "LTSA: eigen-solve done with %s", describe_solver(m$method), start = t1)
+    m
   })
   m <- res$value
+  mo_progress(verbose, "LTSA: done", start = t0)
   if (m$n_rank_deficient > 0) {
     warn_mo(sprintf(paste0("%d neighbourhood%s ha%s local rank below `ndim` = %d (the %d-th local ",
                            "singular value is below 1e-10 times the first); the embedding may be unreliable."),

@@ -6,6 +6,9 @@
 #'
 #' @section Options:
 #' * `manifoldOOS.threads`: default number of threads (0 = all available).
+#' * `manifoldOOS.verbose`: default of the `verbose` argument of the fits,
+#'   [oos_map()] and [predict()][manifold_fit] (`FALSE`; see
+#'   [manifoldOOS-progress]).
 #' * `manifoldOOS.data`: folder holding the image data sets read by
 #'   [load_image_data()] (the environment variable `MANIFOLDOOS_DATA` is
 #'   used when the option is unset).

@@ -100,6 +100,8 @@ format_bytes <- function(b) {
 #' @param center Centre the features (default); `FALSE` is the literal form.
 #' @param scale Input standardisation before the expansion: `"coord"`
 #'   (per-column mean and sd), `"global"` (mean, one RMS scale) or `"none"`.
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @param n_threads Threads for the features (results do not depend on it);
 #'   `predict(fit, newdata, n_threads = )` sets those of the map (default
 #'   `getOption("manifoldOOS.threads")`).
@@ -123,8 +125,9 @@ format_bytes <- function(b) {
 #' plot(y_new, col = hcl.colors(100)[cut(roll$color[1001:1200], 100)], pch = 16)
 nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"), ridge = 0,
                  reg = 1e-3, center = TRUE, scale = c("coord", "global", "none"),
-                 n_threads = default_threads()) {
+                 n_threads = default_threads(), verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   n <- nrow(X)
   k <- check_k(k, n)
@@ -140,14 +143,22 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
   D_eff <- sum(sds >= 1e-12 * max(sds))
   q <- nppe_check_size(n, D_eff, degree, basis)
   ndim <- check_ndim(ndim, min(n - 1L, q))
+  label <- if (basis == "hadamard") "SNPPE" else "NPPE"
+  t0 <- mo_progress(verbose, "%s: %d points x %d features -> %d dimensions (k = %d, degree %d, %d polynomial features)",
+                    label, n, ncol(X), ndim, k, degree, as.integer(q))
   res <- timed({
     M <- lle_cost(X, k, reg)
+    t1 <- mo_progress(verbose, "%s: kNN and reconstruction weights done; polynomial features and eigen-solve",
+                      label, start = t0)
     core(.mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge,
                       isTRUE(getOption("manifoldOOS.nppe_force_range", FALSE)), 1e-10,
                       as.integer(getOption("manifoldOOS.linear_dense_max", 400L)),
                       lp_eig_control(), n_threads))
   })
   m <- res$value
+  mo_progress(verbose, "%s: eigen-solve done with %s", label, describe_solver(list(path = m$path,
+              eig_method = m$eig_method)), start = t1)
+  mo_progress(verbose, "%s: done", label, start = t0)
   if (length(m$dropped)) {
     nm <- colnames(X)[m$dropped]
     ids <- if (is.null(nm)) m$dropped else nm
@@ -230,6 +241,8 @@ nppe_terms <- function(fit) {
 #'
 #' @inheritParams lle
 #' @param lambda Ridge of the kernel regression.
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @param sigma Bandwidth \eqn{\sigma} of `exp(-d^2 / (2 sigma^2))`; `NULL`
 #'   uses \eqn{\sigma^2 = s^2/2} with \eqn{s} the median pairwise distance.
 #' @param eigen_solver Eigen-solver of the LLE step (see [lle()]); the sparse
@@ -244,8 +257,9 @@ nppe_terms <- function(fit) {
 #' ke <- ke_lle(roll$x[1:500, ], k = 10)
 #' dim(predict(ke, roll$x[501:700, ]))
 ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
-                   eigen_solver = c("sparse", "auto", "dense")) {
+                   eigen_solver = c("sparse", "auto", "dense"), verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   lambda <- check_number(lambda, "lambda", lower = 0)
   if (is.null(sigma)) {
@@ -253,13 +267,17 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
   } else {
     sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
   }
+  t0 <- mo_progress(verbose, "KE (stand-in): LLE embedding, then a kernel regression map (sigma = %.4g)",
+                    sigma)
   res <- timed({
     base <- lle(X, ndim = ndim, k = k, reg = reg,
-                eigen_solver = check_choice(eigen_solver, c("sparse", "auto", "dense"), "eigen_solver"))
+                eigen_solver = check_choice(eigen_solver, c("sparse", "auto", "dense"), "eigen_solver"),
+                verbose = verbose)
     map <- oos_map(X, embedding(base), method = "krr", kernel = "rbf", sigma = sigma, lambda = lambda,
-                   bias = "mean")
+                   bias = "mean", verbose = verbose)
     list(base = base, map = map)
   })
+  mo_progress(verbose, "KE (stand-in): done", start = t0)
   new_manifold_fit(
     class = "manifold_ke_lle", method = "KE (stand-in)", embedding = embedding(res$value$base), X = X,
     params = list(k = k, reg = reg, lambda = lambda, sigma = sigma),

@@ -89,6 +89,8 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #'   (`"feature"` or `"mean"`).
 #' @param n_threads Number of threads used by `predict()` for the local and
 #'   sparse rules (results do not depend on it).
+#' @param verbose Report the stages of building the map (and of `predict()`)
+#'   with time-stamped messages (see [manifoldOOS-progress]).
 #' @return An object of class `"manifold_oos_map"` (with [print()],
 #'   [summary()] and [predict()] methods) that stores only what its rule
 #'   needs. `predict(map, newdata)` returns a matrix with one row per row of
@@ -130,15 +132,18 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
                     solver = c("homotopy", "admm"), normalize = TRUE, error_basis = "identity",
                     beta = "mean", reg = 1e-3, intercept = TRUE, ridge = 0,
                     kernel = "rbf", sigma = "median_pairwise", lambda = 1e-3,
-                    bias = c("feature", "mean"), n_threads = default_threads()) {
+                    bias = c("feature", "mean"), n_threads = default_threads(),
+                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   Y <- as_embedding_matrix(Y, nrow(X))
   method <- check_choice(method, oos_map_methods, "method")
   n_threads <- check_threads(n_threads)
   n <- nrow(X)
   q <- ncol(Y)
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- mo_progress(verbose, "oos_map(\"%s\"): %d training points x %d features -> %d dimensions",
+                    method, n, ncol(X), q)
   params <- list()
   data <- list()
   local_k <- function(default, min = 1L) {
@@ -210,6 +215,9 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
     params$shift <- m$shift
     data <- list(X = X, C = m$C, ybar = m$ybar, kernel = unclass(ks))
   }
+  mo_progress(verbose, "oos_map(\"%s\"): built%s", method,
+              if (method %in% c("linear", "rbf", "krr")) " (coefficients solved)" else
+                " (stores the training data; the work is done in predict())", start = t0)
   structure(
     list(method = method, params = params, data = data, n = n, ndim = q,
          n_features = ncol(X), feature_names = colnames(X), embedding_names = colnames(Y),
@@ -248,9 +256,12 @@ resolve_beta <- function(beta, X, arg = "beta") {
 #'   columns).
 #' @param ... Unused.
 #' @export
-predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...) {
+predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...,
+                                     verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  verbose <- check_verbose(verbose)
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   n_threads <- check_threads(n_threads)
+  t0 <- mo_progress(verbose, "predict(oos_map \"%s\"): %d new points", object$method, nrow(x))
   p <- object$params
   d <- object$data
   extra <- NULL
@@ -297,6 +308,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
     }
   )
   y <- as.matrix(y)
+  mo_progress(verbose, "predict(oos_map \"%s\"): done", object$method, start = t0)
   dimnames(y) <- list(rownames(x), object$embedding_names)
   if (!is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
   y

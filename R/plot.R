@@ -20,8 +20,16 @@
 #' @param method Out-of-sample rule used for `newdata`.
 #' @param dims Which embedding dimensions to draw (two of them for a scatter
 #'   plot; more gives a pairs plot).
-#' @param images Optional image data for thumbnails: a list as returned by
-#'   [load_image_data()] whose rows match the training points.
+#' @param images Optional image data for thumbnails, one image per training
+#'   point: a list as returned by [load_image_data()] (which knows its
+#'   `image_dim`), or a numeric matrix with one image per row (pixels in R's
+#'   column-major order, i.e. `matrix(images[i, ], image_dim[1])` is image
+#'   `i`) together with `image_dim`. Thumbnails are drawn with
+#'   [graphics::rasterImage()] at a well-spread subset of the embedded
+#'   positions (greedy farthest-point selection), in two-dimensional plots.
+#' @param image_dim Image size `c(height, width)` (or `c(height, width, 3)`
+#'   for colour) when `images` is a matrix; ignored for a list, which carries
+#'   its own.
 #' @param n_images Number of thumbnails to draw (chosen to cover the plot).
 #' @param image_size Thumbnail width as a fraction of the x range.
 #' @param palette Function returning `n` colours for numeric `color`.
@@ -35,15 +43,32 @@
 #' fit <- pca(roll$x[1:300, ], ndim = 2)
 #' plot(fit, color = roll$color[1:300], newdata = roll$x[301:400, ],
 #'      new_color = roll$color[301:400])
+#' # image thumbnails: 12 x 12 images of a bar rotating through 180 degrees
+#' ang <- seq(0, pi, length.out = 120)[-120]
+#' grid <- expand.grid(r = seq(-1, 1, length.out = 12), c = seq(-1, 1, length.out = 12))
+#' imgs <- t(vapply(ang, function(a) exp(-(grid$r * cos(a) - grid$c * sin(a))^2 / 0.05),
+#'                  numeric(144)))
+#' ifit <- isomap(imgs, ndim = 2, k = 6)
+#' plot(ifit, images = imgs, image_dim = c(12, 12), n_images = 20, image_size = 0.08)
 plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
-                              method = NULL, dims = NULL, images = NULL,
+                              method = NULL, dims = NULL, images = NULL, image_dim = NULL,
                               n_images = 40L, image_size = 0.06,
                               palette = function(n) grDevices::hcl.colors(n, "viridis"),
                               main = NULL, xlab = NULL, ylab = NULL,
                               legend = !is.null(newdata), ...) {
   Y <- x$embedding
+  if (!is.null(images)) {
+    images <- as_thumbnail_images(images, image_dim, nrow(Y))
+    n_images <- check_number(n_images, "n_images", lower = 1, integer = TRUE)
+    image_size <- check_number(image_size, "image_size", lower = 0, upper = 1, lower_open = TRUE)
+    if (is.null(dims) && ncol(Y) > 2L) dims <- 1:2
+  }
   if (is.null(dims)) dims <- if (ncol(Y) >= 2L) seq_len(min(ncol(Y), 4L)) else 1L
-  if (any(dims < 1L | dims > ncol(Y))) abort_input("dims", sprintf("must lie in 1..%d.", ncol(Y)))
+  if (!is.numeric(dims) || !length(dims) || anyNA(dims) || any(dims != round(dims)) ||
+      any(dims < 1L | dims > ncol(Y)) || anyDuplicated(dims)) {
+    abort_input("dims", sprintf("must be distinct whole numbers in 1..%d.", ncol(Y)))
+  }
+  dims <- as.integer(dims)
   Ynew <- if (!is.null(newdata)) predict(x, newdata, method = method) else NULL
   if (!is.null(color) && length(color) != nrow(Y)) {
     abort_input("color", sprintf("must have one value per training point (%d); it has %d.",
@@ -114,16 +139,41 @@ color_values <- function(color, new_color, n, m, palette) {
        new = if (is.null(new_color)) rep("orange", m) else pal[match(as.character(new_color), lev)])
 }
 
+# `images` of plot(): a load_image_data() list, or a matrix (one image per
+# row, column-major pixels) with `image_dim`; validated, one image per
+# training point.
+as_thumbnail_images <- function(images, image_dim, n) {
+  if (is.matrix(images) || is.data.frame(images)) {
+    if (is.null(image_dim)) {
+      abort_input("image_dim", "must be given (c(height, width)) when `images` is a matrix.")
+    }
+    if (!is.numeric(image_dim) || !(length(image_dim) %in% 2:3) || anyNA(image_dim) ||
+        any(image_dim < 1) || any(image_dim != round(image_dim))) {
+      abort_input("image_dim", "must be c(height, width) or c(height, width, 3) (whole numbers).")
+    }
+    m <- as_data_matrix(images, "images", min_rows = 1L)
+    if (prod(image_dim) != ncol(m)) {
+      abort_input("image_dim", sprintf("has product %d but `images` has %d columns (pixels per image).",
+                                       as.integer(prod(image_dim)), ncol(m)))
+    }
+    images <- list(x = m, image_dim = as.integer(image_dim), pixel_order = "column")
+  } else if (!is.list(images) || is.null(images$x)) {
+    abort_input("images", "must be a matrix (one image per row, with `image_dim`) or a list with element `x`, as from load_image_data().")
+  }
+  images <- check_images(images, "images")
+  if (!is.matrix(images$x) || !is.numeric(images$x) || anyNA(images$x)) {
+    abort_input("images", "must hold a numeric matrix of pixel values without NA.")
+  }
+  if (nrow(images$x) != n) {
+    abort_input("images", sprintf("must have one image per training point (%d); it has %d.",
+                                  n, nrow(images$x)))
+  }
+  images
+}
+
 # Draw thumbnails at a well-spread subset of embedded points (greedy
 # farthest-point selection, deterministic).
 draw_thumbnails <- function(Y, images, n_images, image_size) {
-  if (!is.list(images) || is.null(images$x)) {
-    abort_input("images", "must be a list with element `x` (one image per row), as from load_image_data().")
-  }
-  if (nrow(images$x) != nrow(Y)) {
-    abort_input("images", sprintf("must have one image per training point (%d); it has %d.",
-                                  nrow(Y), nrow(images$x)))
-  }
   n_images <- min(as.integer(n_images), nrow(Y))
   sel <- spread_points(Y, n_images)
   usr <- graphics::par("usr")

@@ -28,9 +28,24 @@ sr_graph_embedding <- function(W, d, ndim, laplacian) {
 }
 
 sr_fit <- function(X, ndim, gr, laplacian, kernel_spec_, delta, linear_alpha, intercept,
-                   class, method, params, t0, call) {
+                   class, method, params, t0, call, verbose = FALSE) {
+  t1 <- mo_progress(verbose, "%s: graph built (%s, %d edges); %s graph embedding", method, gr$info$source,
+                    as.integer(Matrix::nnzero(gr$W) / 2), laplacian, start = t0)
   ge <- sr_graph_embedding(gr$W, gr$degree, ndim, laplacian)
   Y <- ge$Y
+  t2 <- mo_progress(verbose, "%s: graph embedding done (%s); %s regression", method,
+                    if (nrow(gr$W) <= sr_dense_max()) "dense LAPACK" else "shift-invert Lanczos",
+                    if (is.null(kernel_spec_)) "ridge" else "kernel ridge", start = t1)
+  fit <- sr_regress(X, ndim, Y, ge, kernel_spec_, delta, linear_alpha, intercept, class, method,
+                    params, t0, call)
+  mo_progress(verbose, "%s: regression done", method, start = t2)
+  mo_progress(verbose, "%s: done", method, start = t0)
+  fit
+}
+
+# Step 2 of sr_fit(): the (kernel) ridge regression and the fit object.
+sr_regress <- function(X, ndim, Y, ge, kernel_spec_, delta, linear_alpha, intercept,
+                       class, method, params, t0, call) {
   if (is.null(kernel_spec_)) {
     mu <- colMeans(X)
     Xc <- sweep(X, 2, mu)
@@ -131,8 +146,10 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 laplacian = c("generalized", "unnormalized"),
                                 kernel_sigma = "median_pairwise", degree = 2, gamma = 1, coef0 = 1,
                                 intercept = TRUE, graph = NULL,
-                                on_disconnected = c("error", "connect")) {
+                                on_disconnected = c("error", "connect"),
+                                verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
@@ -140,7 +157,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
   intercept <- check_flag(intercept, "intercept")
   if (is.null(alpha)) alpha <- if (kernel == "linear") 0.1 else 0.01
   alpha <- check_number(alpha, "alpha", lower = 0)
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- lp_progress_start(verbose, if (kernel == "linear") "SR" else "KSR", X, ndim)
   ks <- sr_kernel(X, kernel, kernel_sigma, degree, gamma, coef0)
   gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
   params <- list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
@@ -149,7 +166,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
     abort_input("intercept", "must be TRUE for the linear kernel (the data are centred).")
   }
   sr_fit(X, ndim, gr, laplacian, ks, if (is.null(ks)) NULL else alpha, alpha, intercept,
-         "manifold_sr", if (kernel == "linear") "SR" else "KSR", params, t0, call)
+         "manifold_sr", if (kernel == "linear") "SR" else "KSR", params, t0, call, verbose)
 }
 
 #' Kernel locality preserving projections (KLPP)
@@ -178,20 +195,22 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  weights = c("heat", "binary"), sigma = "mean_pairwise",
                  laplacian = c("generalized", "unnormalized"), kernel_sigma = "median_pairwise",
                  degree = 2, gamma = 1, coef0 = 1, intercept = TRUE, graph = NULL,
-                 on_disconnected = c("error", "connect")) {
+                 on_disconnected = c("error", "connect"),
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
   intercept <- check_flag(intercept, "intercept")
   ridge <- check_number(ridge, "ridge", lower = 0)
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- lp_progress_start(verbose, "KLPP", X, ndim)
   ks <- sr_kernel(X, kernel, kernel_sigma, degree, gamma, coef0)
   gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
   delta <- function(K) ridge * mean(diag(K))
   params <- list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
                  ridge = ridge, laplacian = laplacian, intercept = intercept)
   sr_fit(X, ndim, gr, laplacian, ks, delta, NULL, intercept, c("manifold_klpp", "manifold_sr"),
-         "KLPP", params, t0, call)
+         "KLPP", params, t0, call, verbose)
 }

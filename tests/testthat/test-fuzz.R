@@ -15,32 +15,37 @@ fz_g <- neighbour_graph(fz_X, k = 6, on_disconnected = "connect")
 fz_fits <- list(
   pca = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", scale = "flag")),
   kpca = list(args = list(X = fz_X, ndim = 2),
-              roles = list(X = "data", ndim = "int", kernel = "choice", sigma = "num", degree = "int")),
-  mds = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", eigen_solver = "choice")),
+              roles = list(X = "data", ndim = "int", kernel = "choice", sigma = "num", degree = "int",
+                           verbose = "flag")),
+  mds = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", eigen_solver = "choice", verbose = "flag")),
   isomap = list(args = list(X = fz_X, ndim = 2, k = 8),
                 roles = list(X = "data", ndim = "int", k = "int", landmarks = "int",
-                             normalize = "flag", on_disconnected = "choice")),
+                             normalize = "flag", on_disconnected = "choice", verbose = "flag")),
   lle = list(args = list(X = fz_X, ndim = 2, k = 8),
-             roles = list(X = "data", ndim = "int", k = "int", reg = "num", eigen_solver = "choice")),
+             roles = list(X = "data", ndim = "int", k = "int", reg = "num", eigen_solver = "choice",
+                          verbose = "flag")),
   laplacian_eigenmaps = list(args = list(X = fz_X, ndim = 2, k = 8),
                              roles = list(X = "data", ndim = "int", k = "int", graph = "choice",
-                                          bandwidth = "num", weights = "choice")),
+                                          bandwidth = "num", weights = "choice", verbose = "flag")),
   ltsa = list(args = list(X = fz_X, ndim = 2, k = 8),
-              roles = list(X = "data", ndim = "int", k = "int", include_self = "flag", reg = "num")),
+              roles = list(X = "data", ndim = "int", k = "int", include_self = "flag", reg = "num",
+                           verbose = "flag")),
   lpp = list(args = list(X = fz_X, ndim = 2, k = 6),
              roles = list(X = "data", ndim = "int", k = "int", weights = "choice", sigma = "num",
-                          pca = "flag", regularize = "num")),
+                          pca = "flag", regularize = "num", verbose = "flag")),
   olpp = list(args = list(X = fz_X, ndim = 2, k = 6),
-              roles = list(X = "data", ndim = "int", k = "int", type = "choice", min_beta = "num")),
+              roles = list(X = "data", ndim = "int", k = "int", type = "choice", min_beta = "num",
+                           verbose = "flag")),
   npe = list(args = list(X = fz_X, ndim = 2, k = 8),
-             roles = list(X = "data", ndim = "int", k = "int", reg = "num", pca = "flag")),
+             roles = list(X = "data", ndim = "int", k = "int", reg = "num", pca = "flag", verbose = "flag")),
   onpp = list(args = list(X = fz_X, ndim = 2, k = 8),
-              roles = list(X = "data", ndim = "int", k = "int", reg = "num")),
+              roles = list(X = "data", ndim = "int", k = "int", reg = "num", verbose = "flag")),
   klpp = list(args = list(X = fz_X, ndim = 2, k = 6),
-              roles = list(X = "data", ndim = "int", k = "int", kernel = "choice", ridge = "num")),
+              roles = list(X = "data", ndim = "int", k = "int", kernel = "choice", ridge = "num",
+                           verbose = "flag")),
   spectral_regression = list(args = list(X = fz_X, ndim = 2, k = 6),
                              roles = list(X = "data", ndim = "int", k = "int", kernel = "choice",
-                                          alpha = "num")),
+                                          alpha = "num", verbose = "flag")),
   lgrm = list(args = list(X = fz_X, ndim = 2, k = 8),
               roles = list(X = "data", ndim = "int", k = "int", p = "int", gamma = "num", mu = "num",
                            kernel = "choice", sigma = "num", local = "choice", landmarks = "int",
@@ -52,7 +57,7 @@ fz_fits <- list(
   nppe = list(args = list(X = fz_X, ndim = 2, k = 8),
               roles = list(X = "data", ndim = "int", k = "int", degree = "int", basis = "choice",
                            ridge = "num", reg = "num", center = "flag", scale = "choice",
-                           n_threads = "threads")),
+                           n_threads = "threads", verbose = "flag")),
   supervised_le = list(args = list(X = fz_X, labels = fz_lab, ndim = 2),
                        roles = list(X = "data", labels = "labels", ndim = "int", mu = "num",
                                     beta = "num", graph = "choice", k_within = "int")),
@@ -61,7 +66,7 @@ fz_fits <- list(
                                        wb = "choice", k_between = "int")),
   ke_lle = list(args = list(X = fz_X, ndim = 2, k = 8),
                 roles = list(X = "data", ndim = "int", k = "int", reg = "num", lambda = "num",
-                             sigma = "num", eigen_solver = "choice"))
+                             sigma = "num", eigen_solver = "choice", verbose = "flag"))
 )
 
 # Other exports.
@@ -105,7 +110,7 @@ fz_other <- list(
   arc_misplaced = list(fun = arc_misplaced, args = list(Y = fz_Y), roles = list(Y = "data", tol = "num")),
   oos_map = list(fun = oos_map, args = list(X = fz_X, Y = fz_Y, k = 6),
                  roles = list(X = "data", Y = "data", method = "choice", k = "int", scale = "choice",
-                              snap = "flag")),
+                              snap = "flag", verbose = "flag")),
   l1_code = list(fun = l1_code, args = list(X = fz_X[1:20, ], x = fz_X[21:22, ]),
                  roles = list(X = "data", x = "data", solver = "choice", maxit = "int")),
   swiss_roll = list(fun = swiss_roll, args = list(n = 50),
@@ -131,6 +136,28 @@ fz_other <- list(
                          roles = list(n = "size", size = "size", seed = "int")),
   broken_swiss_roll = list(fun = broken_swiss_roll, args = list(n = 50), roles = list(n = "size", noise = "num"))
 )
+
+# Fit-level verbs and plots (plots go to a null device).
+fz_fit <- isomap(fz_X, ndim = 2, k = 8)
+fz_plot <- function(...) {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  plot(fz_fit, ...)
+}
+fz_other$plot_images <- list(fun = fz_plot,
+                             args = list(images = fz_X[, c(1, 2, 3, 1)], image_dim = c(2, 2)),
+                             roles = list(images = "data", image_dim = "int", n_images = "int",
+                                          image_size = "num", dims = "int", color = "data"))
+fz_other$predict_verbose <- list(fun = function(...) predict(fz_fit, ...),
+                                 args = list(newdata = fz_X[1:3, ], method = "goose", X = fz_X),
+                                 roles = list(verbose = "flag", X = "data"))
+if (requireNamespace("generics", quietly = TRUE)) {
+  fz_other$tidy <- list(fun = function(...) generics::tidy(fz_fit, ...), args = list(),
+                        roles = list(matrix = "choice"))
+  fz_other$augment <- list(fun = function(...) generics::augment(fz_fit, ...),
+                           args = list(newdata = fz_X[1:5, ]),
+                           roles = list(newdata = "data", data = "data", method = "choice"))
+}
 
 fz_predict_pool <- function() {
   p <- fuzz_pool("data", n = 5L, p = 3L)
