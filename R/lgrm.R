@@ -122,6 +122,8 @@
 #'   kNN-edge length).
 #' @param lle_reg Regulariser of the LLE weights for `local = "lle"`.
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"`.
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
 #' @param seed Seed for the landmark sample (`NULL`: current stream).
 #' @return A `manifold_fit` of subclass `manifold_lgrm` with, besides the
 #'   common fields, `basis` (the training rows, or the landmarks), `beta`,
@@ -144,7 +146,8 @@
 lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel = "rbf",
                  sigma = "median", local = c("lgrm", "le", "lle", "ltsa"), landmarks = NULL,
                  degree = 2, coef0 = 1, gamma_local = gamma, gamma_global = gamma, le_t = NULL,
-                 lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL) {
+                 lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   X <- as_data_matrix(X, "X", min_rows = 4L)
   n <- nrow(X)
@@ -165,11 +168,14 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
   lle_reg <- check_number(lle_reg, "lle_reg", lower = 0)
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "iterative"), "eigen_solver")
   seed <- check_seed(seed)
+  verbose <- check_verbose(verbose)
   user_local <- !is.character(local)
   if (!user_local) local <- check_choice(local, c("lgrm", "le", "lle", "ltsa"), "local")
   ks <- lgrm_kernel(kernel, sigma, degree, coef0, X)
   threads <- default_threads()
 
+  t0 <- mo_progress(verbose, "LGRM: %d points x %d features -> %d dimensions (k = %d, p = %d, %s)",
+                    n, ncol(X), ndim, k, p, if (is.null(landmarks)) "exact" else "Nystrom landmarks")
   res <- timed({
     # ---- local matrix
     n_def <- 0L
@@ -195,6 +201,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
         lle = lle_cost(X, k - 1L, lle_reg))
       L <- methods::as(L, "CsparseMatrix")
     }
+    t1 <- mo_progress(verbose, "LGRM: local matrix (%s) done", if (user_local) "user" else local, start = t0)
     if (n_def > 0L) {
       warn_mo(sprintf("%d clique%s ha%s local rank below `p` = %d; the embedding may be unreliable.",
                       n_def, if (n_def == 1L) "" else "s", if (n_def == 1L) "s" else "ve", p))
@@ -203,6 +210,8 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
     if (is.null(landmarks)) {
       dense <- eigen_solver == "dense" || (eigen_solver == "auto" && n <= 500L)
       Kuser <- if (ks$type == "function") kernel_eval(ks, X) else matrix(0, 0, 0)
+      mo_progress(verbose, "LGRM: kernel, global term and %s eigen-solve of the %d x %d matrix",
+                  if (dense) "dense" else "shift-invert", n, n)
       m <- core(.mo_lgrm_fit(L, X, Kuser, ks$type, lgrm_sigma_pkg(ks), 1, ks$coef0, ks$degree,
                              ndim, gamma_global, mu, dense, lgrm_eig_opts(eigen_solver)))
       basis <- X
@@ -212,12 +221,16 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
       basis <- X[lm_idx, , drop = FALSE]
       Ckz <- kernel_eval(ks, X, basis)
       WZ <- kernel_eval(ks, basis)
+      mo_progress(verbose, "LGRM: %d landmarks; Woodbury shift-invert eigen-solve", length(lm_idx))
       m <- core(.mo_lgrm_fit_nystrom(L, Ckz, WZ, ndim, gamma_global, mu, lgrm_eig_opts(eigen_solver),
                                      threads))
     }
     m
   })
   m <- res$value
+  mo_progress(verbose, "LGRM: eigen-solve done with %s (global term: %s)", describe_solver(m$method),
+              m$global_method, start = t1)
+  mo_progress(verbose, "LGRM: done", start = t0)
   if (n_comp > 1L) {
     warn_mo(sprintf(paste0("the clique graph (k = %d) has %d connected components; %s"), k, n_comp,
                     if (mu > 0) "only the global term links them, the embedding may be unreliable."

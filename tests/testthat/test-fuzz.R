@@ -49,7 +49,7 @@ fz_fits <- list(
   lgrm = list(args = list(X = fz_X, ndim = 2, k = 8),
               roles = list(X = "data", ndim = "int", k = "int", p = "int", gamma = "num", mu = "num",
                            kernel = "choice", sigma = "num", local = "choice", landmarks = "int",
-                           degree = "int", eigen_solver = "choice")),
+                           degree = "int", eigen_solver = "choice", verbose = "flag")),
   plml = list(args = list(X = fz_X, ndim = 2, k = 8, seed = 1),
               roles = list(X = "data", ndim = "int", k = "int", variant = "choice", cluster = "choice",
                            root = "int", seed = "int", h = "int", n_start = "int", max_iter = "int",
