@@ -173,30 +173,26 @@ image_experiment <- function(set, label, n_train, n_test, k, methods) {
   }
   do.call(rbind, res)
 }
+# SNPPE without and with the coefficient ridge (spec 001, section 9 deviation)
+snppe_ridge_methods <- function(ridges = c(1e-8, 1e-6, 1e-4, 1e-2)) {
+  fs <- lapply(ridges, function(r) { force(r); function(X, k) nppe(X, 2, k = k, ridge = r) })
+  names(fs) <- sprintf("SNPPE ridge %s", sub("e-0", "e-", format(ridges)))
+  c(list(SNPPE = function(X, k) nppe(X, 2, k = k)), fs)
+}
 frey <- find_set("Frey")
 if (!is.null(frey)) {
-  img_rows[[length(img_rows) + 1L]] <- image_experiment(frey, "Frey (lleface)", 1500, 400, 15, list(
-    SNPPE = function(X, k) nppe(X, 2, k = k),
-    `SNPPE ridge 1e-8` = function(X, k) nppe(X, 2, k = k, ridge = 1e-8),
-    `SNPPE ridge 1e-6` = function(X, k) nppe(X, 2, k = k, ridge = 1e-6),
-    `SNPPE ridge 1e-4` = function(X, k) nppe(X, 2, k = k, ridge = 1e-4),
-    `SNPPE ridge 1e-2` = function(X, k) nppe(X, 2, k = k, ridge = 1e-2),
-    NPP = function(X, k) npp(X, 2, k = k),
-    `KE (stand-in)` = function(X, k) ke_lle(X, 2, k = k)))
+  img_rows[[length(img_rows) + 1L]] <- image_experiment(frey, "Frey (lleface)", 1500, 400, 15, c(
+    snppe_ridge_methods(),
+    list(NPP = function(X, k) npp(X, 2, k = k), `KE (stand-in)` = function(X, k) ke_lle(X, 2, k = k))))
 }
 usps <- find_set("USPS")
 if (!is.null(usps)) {
   zeros <- which(usps$labels == 0)[1:765]   # spec 001: the first 765 zeros
   z <- list(x = usps$x[zeros, ], image_dim = usps$image_dim)
   z$params_truth <- digit_params(z$x, z$image_dim)
-  img_rows[[length(img_rows) + 1L]] <- image_experiment(z, "USPS zeros (usps-0)", 600, 150, 5, list(
-    SNPPE = function(X, k) nppe(X, 2, k = k),
-    `SNPPE ridge 1e-8` = function(X, k) nppe(X, 2, k = k, ridge = 1e-8),
-    `SNPPE ridge 1e-6` = function(X, k) nppe(X, 2, k = k, ridge = 1e-6),
-    `SNPPE ridge 1e-4` = function(X, k) nppe(X, 2, k = k, ridge = 1e-4),
-    `SNPPE ridge 1e-2` = function(X, k) nppe(X, 2, k = k, ridge = 1e-2),
-    ONPP = function(X, k) onpp(X, 2, k = k),
-    `KE (stand-in)` = function(X, k) ke_lle(X, 2, k = k)))
+  img_rows[[length(img_rows) + 1L]] <- image_experiment(z, "USPS zeros (usps-0)", 600, 150, 5, c(
+    snppe_ridge_methods(),
+    list(ONPP = function(X, k) onpp(X, 2, k = k), `KE (stand-in)` = function(X, k) ke_lle(X, 2, k = k))))
 }
 if (length(img_rows)) {
   cols <- unique(unlist(lapply(img_rows, names)))
