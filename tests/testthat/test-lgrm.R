@@ -290,3 +290,19 @@ test_that("bad input gives classed errors and warnings", {
   Xd <- rbind(matrix(rnorm(60), 30), matrix(rnorm(60) + 100, 30))
   expect_warning(lgrm(Xd, ndim = 1, k = 5, sigma = 5), class = "manifoldOOS_disconnected_warning")
 })
+
+test_that("gamma = \"scaled\" keeps the paper's value up to 3000 points and unrolls denser rolls", {
+  small <- swiss_roll(400, convention = "wittman", seed = 21)
+  f1 <- lgrm(small$x, 2, k = 10, sigma = 10, gamma = "scaled")
+  f2 <- lgrm(small$x, 2, k = 10, sigma = 10, gamma = 1e-4)
+  expect_identical(f1$params$gamma, 1e-4)
+  expect_equal(embedding(f1), embedding(f2), tolerance = 1e-12)
+  # 6000 points: the paper's absolute 1e-4 over-penalises the local fits
+  big <- swiss_roll(6000, convention = "wittman", seed = 3)
+  fp <- lgrm(big$x, 2, k = 10, sigma = 10, gamma = 1e-4, landmarks = 200, seed = 1)
+  fs <- lgrm(big$x, 2, k = 10, sigma = 10, gamma = "scaled", landmarks = 200, seed = 1)
+  expect_equal(fs$params$gamma, 1e-4 * (3000 / 6000)^2)
+  expect_lt(affine_r2(embedding(fp), big$truth_isometric), 0.99)
+  expect_gt(affine_r2(embedding(fs), big$truth_isometric), 0.999)
+  expect_input_error(lgrm(small$x, gamma = "auto"), "gamma")
+})
