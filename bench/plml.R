@@ -49,9 +49,17 @@ local({
     t7 <- cpu(g1 <- plml(X5, k = 9, seed = 1, mst_knn = 15, cluster = "kmeans_merge"))
     add("n=50000 fit", "manifoldOOS plml kNN-MST kmeans_merge", t7[["elapsed"]],
         sprintf("cpu %.1f s", t7[["cpu"]]))
-    t8 <- cpu(g2 <- plml(X5, k = 9, seed = 1, mst_knn = 15))
-    add("n=50000 fit", "manifoldOOS plml kNN-MST constrained", t8[["elapsed"]],
-        sprintf("cpu %.1f s", t8[["cpu"]]))
+    # The default constrained k-means did not finish in 500 s at n = 50,000
+    # (sessions 2 and 3): its first assignment step, from the k-means++ seeds,
+    # needs thousands of long augmenting paths because c * h is within k of n.
+    # Opt in with MANIFOLDOOS_BENCH_PLML_CONSTRAINED_50K=1.
+    if (identical(Sys.getenv("MANIFOLDOOS_BENCH_PLML_CONSTRAINED_50K"), "1")) {
+      t8 <- cpu(g2 <- plml(X5, k = 9, seed = 1, mst_knn = 15))
+      add("n=50000 fit", "manifoldOOS plml kNN-MST constrained", t8[["elapsed"]],
+          sprintf("cpu %.1f s", t8[["cpu"]]))
+    } else {
+      message("  n = 50,000 constrained skipped (> 500 s; set MANIFOLDOOS_BENCH_PLML_CONSTRAINED_50K=1)")
+    }
     t9 <- cpu(isomap(X5, 2, k = 10, landmarks = 1000, seed = 1))
     add("n=50000 fit", "manifoldOOS isomap (1000 landmarks)", t9[["elapsed"]],
         sprintf("cpu %.1f s", t9[["cpu"]]))

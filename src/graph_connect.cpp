@@ -59,18 +59,39 @@ std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
   std::vector<added_edge> edges;
   edges.reserve(n_components > 0 ? n_components - 1 : 0);
   const int nt = resolve_threads(n_threads);
+  // Interrupt polling is paced by work (about 2^20 distance evaluations
+  // between polls), not by iterations: with many small components (e.g. the
+  // Euclidean MST of all points, n components) a poll every 64 points of
+  // every step cost far more than the distances themselves.
+  const long poll_work = 1L << 20;
+  long since_poll = 0;
+  // points not yet in the tree (compacted every step: the loops below visit
+  // only these, which halves the work of the all-singletons case)
+  std::vector<int> rest(n);
+  for (int v = 0; v < n; ++v) rest[v] = v;
   int next = 0;  // component joining the tree
   for (int step = 0; step < n_components; ++step) {
     const std::vector<int>& C = members[next];
     for (int u : C) in_tree[u] = 1;
     if (step == n_components - 1) break;
-    interrupt_flag flag(64);
+    rest.erase(std::remove_if(rest.begin(), rest.end(), [&](int v) { return in_tree[v] != 0; }),
+               rest.end());
+    const int nr = static_cast<int>(rest.size());
+    const long csz = std::max<long>(1, static_cast<long>(C.size()));
+    const long work = csz * nr;
+    since_poll += work;
+    if (work < poll_work && since_poll >= poll_work) {  // small steps: poll between steps
+      since_poll = 0;
+      check_interrupt();
+    }
+    // large steps: the master thread polls inside the loop
+    interrupt_flag flag(work >= poll_work ? std::max<long>(64, poll_work / csz) : nr + 1L);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 64) num_threads(nt)
 #endif
-    for (int v = 0; v < n; ++v) {
-      if (flag.poll(v)) continue;
-      if (in_tree[v]) continue;
+    for (int r = 0; r < nr; ++r) {
+      if (flag.poll(r + 1)) continue;
+      const int v = rest[r];
       const double* xv = P.data() + static_cast<std::size_t>(v) * p;
       double bv = best[v];
       int av = arg[v];
@@ -87,8 +108,7 @@ std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
     flag.rethrow_if_stopped();
     (void)nt;
     candidate c;
-    for (int v = 0; v < n; ++v) {
-      if (in_tree[v]) continue;
+    for (int v : rest) {
       const int i = std::min(v, arg[v]), j = std::max(v, arg[v]);
       if (better(best[v], i, j, c)) {
         c.d = best[v];

@@ -172,6 +172,17 @@ struct union_find {
   }
 };
 
+// Sort edges (i < j already) by (i, j) and keep the first of each pair.
+inline void drop_duplicate_edges(std::vector<mst_edge>& edges) {
+  std::sort(edges.begin(), edges.end(), [](const mst_edge& a, const mst_edge& b) {
+    if (a.i != b.i) return a.i < b.i;
+    return a.j < b.j;
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const mst_edge& a, const mst_edge& b) { return a.i == b.i && a.j == b.j; }),
+              edges.end());
+}
+
 inline bool edge_less(const mst_edge& a, const mst_edge& b) {
   if (a.w != b.w) return a.w < b.w;
   if (a.i != b.i) return a.i < b.i;
@@ -804,13 +815,7 @@ inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int 
       const int j = kr.idx(i, r);
       edges.push_back(mst_edge{std::min(i, j), std::max(i, j), kr.dist(i, r)});
     }
-  std::sort(edges.begin(), edges.end(), [](const mst_edge& a, const mst_edge& b) {
-    if (a.i != b.i) return a.i < b.i;
-    return a.j < b.j;
-  });
-  edges.erase(std::unique(edges.begin(), edges.end(),
-                          [](const mst_edge& a, const mst_edge& b) { return a.i == b.i && a.j == b.j; }),
-              edges.end());
+  drop_duplicate_edges(edges);
   out = kruskal_mst(n, edges);
   if (int(out.size()) < n - 1) {
     union_find uf(n);
@@ -898,13 +903,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
                                       arma::rowvec(lm.centres.row(i)).memptr(),
                                       arma::rowvec(lm.centres.row(j)).memptr(), p))});
     }
-    std::sort(G.begin(), G.end(), [](const mst_edge& a, const mst_edge& b) {
-      if (a.i != b.i) return a.i < b.i;
-      return a.j < b.j;
-    });
-    G.erase(std::unique(G.begin(), G.end(),
-                        [](const mst_edge& a, const mst_edge& b) { return a.i == b.i && a.j == b.j; }),
-            G.end());
+    drop_duplicate_edges(G);
     res.model_tree = kruskal_mst(c, G);
   } else {
     res.model_tree = euclidean_mst(lm.centres, 0, opt.n_threads);
