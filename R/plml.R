@@ -99,6 +99,9 @@
 #'   constrained assignment.
 #' @param goose_k Neighbours of the default GOoSE out-of-sample map.
 #' @param n_threads Threads (0 = all).
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]). The compiled fit runs as one stage; its
+#'   clustering iterations, models and walk are reported when it ends.
 #' @return A `manifold_fit` of subclass `manifold_plml`. Besides the common
 #'   fields: `X_train`, `labels` (model of every point), `n_models`,
 #'   `centres` (`n_models x p`), `bases` (`p x ndim x n_models`), `maps`
@@ -132,8 +135,10 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  root = NULL, seed = NULL, h = NULL, backalign = NULL, mst_knn = NULL,
                  path = c("fast", "pspace"), pivot = c("model", "origin"),
                  axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L, lloyd_iter = 0L,
-                 n_candidates = 16L, goose_k = 10L, n_threads = default_threads()) {
+                 n_candidates = 16L, goose_k = 10L, n_threads = default_threads(),
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   n <- nrow(X)
   p <- ncol(X)
@@ -176,8 +181,15 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                pivot_origin = pivot == "origin", own_axes = axis_target == "own",
                mst_knn = mst_knn, n_start = n_start, max_iter = max_iter, lloyd_iter = lloyd_iter,
                n_candidates = n_candidates, seed = seed, n_threads = n_threads)
+  t0 <- mo_progress(verbose, "PLML (%s): %d points x %d features -> %d dimensions (k = %d, %s clustering, %s)",
+                    variant, n, ncol(X), ndim, k, cluster,
+                    if (mst_knn > 0) sprintf("kNN-graph MST, %d neighbours", mst_knn) else "exact MST")
   res <- timed(core(.mo_plml_fit(X, opts)))
   m <- res$value
+  mo_progress(verbose, "PLML: %d models after %d k-means iterations%s; %d forward and %d backward projections",
+              as.integer(m$n_clusters), as.integer(m$kmeans_iter), if (m$kmeans_converged) "" else " (not converged)",
+              as.integer(m$n_forward), as.integer(m$n_backward))
+  mo_progress(verbose, "PLML: done", start = t0)
   if (m$n_rank_deficient > 0) {
     warn_mo(sprintf(paste0("%d local model%s ha%s rank <= ndim = %d; its basis was completed ",
                            "deterministically (the normal direction is arbitrary)."),

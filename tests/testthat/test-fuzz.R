@@ -53,7 +53,7 @@ fz_fits <- list(
   plml = list(args = list(X = fz_X, ndim = 2, k = 8, seed = 1),
               roles = list(X = "data", ndim = "int", k = "int", variant = "choice", cluster = "choice",
                            root = "int", seed = "int", h = "int", n_start = "int", max_iter = "int",
-                           n_candidates = "int", goose_k = "int", path = "choice")),
+                           n_candidates = "int", goose_k = "int", path = "choice", verbose = "flag")),
   nppe = list(args = list(X = fz_X, ndim = 2, k = 8),
               roles = list(X = "data", ndim = "int", k = "int", degree = "int", basis = "choice",
                            ridge = "num", reg = "num", center = "flag", scale = "choice",
