@@ -325,6 +325,9 @@ test_that("reoptimize_sigma: constant re-selection reproduces the fixed-scale lo
   s2 <- sosi(fit, X_unlabeled = Xu, n_iter = 4, n_grid = 15, reoptimize_sigma = TRUE, labels_unlabeled = b$cls[-tr])
   s3 <- sosi(fit, X_unlabeled = Xu, n_iter = 4, n_grid = 15, labels_unlabeled = b$cls[-tr])
   expect_identical(s2$rounds[[1]]$labels, s3$rounds[[1]]$labels)
+  expect_equal(s2$rounds[[1]]$sigma, s3$sigma)
+  sig_r <- t(vapply(s2$rounds, `[[`, numeric(2), "sigma"))
+  expect_true(any(abs(sweep(sig_r, 2, sig_r[1, ])) > 1e-8))  # the re-selection is active
   expect_equal(s2$sigma, s2$rounds[[length(s2$rounds)]]$sigma)
   A <- unname(s2$centres)
   Tg <- unclass(predict(s2, A))
