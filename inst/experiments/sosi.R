@@ -132,16 +132,28 @@ cpu_start <- proc.time()
 # every ratio gets the same number of splits. Writes sosi_compare_full.csv and
 # sosi_full_meta.txt.
 if (mode == "full") {
-  budget <- if (length(args) >= 3) as.numeric(args[3]) else Inf
+  budget <- if (length(args) >= 3 && nzchar(args[3])) as.numeric(args[3]) else Inf
+  # optional fourth argument "DATASET:n_per[:split]": run that setting only and
+  # append its rows to the existing CSVs (to complete a budgeted run)
+  only <- if (length(args) >= 4) strsplit(args[4], ":", fixed = TRUE)[[1]] else NULL
   res <- list()
   runs <- list()
+  if (!is.null(only)) {
+    old_c <- file.path(outdir, "sosi_compare_full.csv")
+    old_r <- file.path(outdir, "sosi_full_runs.csv")
+    if (file.exists(old_c)) res[[1]] <- utils::read.csv(old_c)
+    if (file.exists(old_r)) runs[[1]] <- utils::read.csv(old_r)
+    cfg <- cfg[only[1]]
+    cfg[[1]]$n_per <- as.numeric(only[2])
+  }
   stopped <- FALSE
   dsets <- list()
   for (nm in names(cfg)) {
     if (dir.exists(file.path(path, nm))) dsets[[nm]] <- sosi_data(nm, path) else message("data set ", nm, " not available: skipped")
   }
-  for (sp in seq_len(n_split)) {
-    for (nm in names(dsets)) for (n_per in cfg[[nm]]$n_per) {
+  splits <- if (!is.null(only) && length(only) >= 3) as.integer(only[3]) else seq_len(n_split)
+  for (sp in splits) {
+    for (nm in intersect(names(dsets), names(cfg))) for (n_per in cfg[[nm]]$n_per) {
       el <- as.numeric(difftime(Sys.time(), t_start, units = "mins"))
       if (el > budget) { stopped <- TRUE; break }
       sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
@@ -160,6 +172,13 @@ if (mode == "full") {
   }
   cpu <- proc.time() - cpu_start
   done <- do.call(rbind, runs)
+  meta <- file.path(outdir, "sosi_full_meta.txt")
+  if (!is.null(only)) {
+    cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s \"\" %s: elapsed %.0f s, CPU %.0f s, load %s\n",
+                outdir, args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
+                sub(".*load average: ", "", system("uptime", intern = TRUE))), file = meta, append = TRUE)
+    quit(save = "no")
+  }
   writeLines(c(sprintf("command: nice -n 5 Rscript inst/experiments/sosi.R full %s %s", outdir,
                        if (is.finite(budget)) budget else ""),
                sprintf("seed: %d (split s uses seed + s)", seed),
@@ -173,7 +192,7 @@ if (mode == "full") {
                                        !duplicated(paste(done$dataset, done$n_per_class))], collapse = ", ")),
                sprintf("load at the end: %s", paste(system("uptime", intern = TRUE), collapse = " ")),
                capture.output(sessionInfo())),
-             file.path(outdir, "sosi_full_meta.txt"))
+             meta)
   quit(save = "no")
 }
 
