@@ -309,8 +309,12 @@
     .Call(`_manifoldOOS_mo_separable_pairs`, Y, labels, n_class, q)
 }
 
-.mo_sosi_grid <- function(Xtr, labels, Y, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0) {
-    .Call(`_manifoldOOS_mo_sosi_grid`, Xtr, labels, Y, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0)
+.mo_sosi_grid <- function(Xtr, labels, Y, A, T, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0) {
+    .Call(`_manifoldOOS_mo_sosi_grid`, Xtr, labels, Y, A, T, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0)
+}
+
+.mo_sosi_refine <- function(Xtr, labels, Y, A, T, lo, hi, s0, v0, lambda, n_class, k_dir, per_class, sep_q, ridge, jitter0, max_jitter, tol) {
+    .Call(`_manifoldOOS_mo_sosi_refine`, Xtr, labels, Y, A, T, lo, hi, s0, v0, lambda, n_class, k_dir, per_class, sep_q, ridge, jitter0, max_jitter, tol)
 }
 
 .mo_sosi_reg_terms <- function(Xtr, labels, Y, A, C, sigma, n_class, k_dir, per_class, sep_q) {
@@ -337,8 +341,8 @@
     .Call(`_manifoldOOS_mo_simplex_qp`, G)
 }
 
-.mo_sosi_fit <- function(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0) {
-    .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0)
+.mo_sosi_fit <- function(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect) {
+    .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect)
 }
 
 .mo_l1_code <- function(X, E, Q, solver, maxit, width, n_threads) {

@@ -186,7 +186,11 @@ summary_extra.manifold_supervised <- function(object) {
 #' neighbours of separable classes over the same mean) are computed for
 #' every dimension. `sigma_mode = "regularizer"` takes \eqn{\sigma_k =
 #' \arg\min \hat G_k - \lambda \hat D_k} with \eqn{\lambda} by endpoint
-#' balancing (the summed criterion equal at both grid ends) unless given;
+#' balancing (the summed criterion equal at both grid ends) unless given
+#' (with `refine = TRUE` each grid minimum is refined by golden-section search
+#' in \eqn{\log\sigma} between its grid neighbours, to a bracket of width
+#' `refine_tol`; the best scale evaluated is kept, so the refined criterion
+#' is never above the grid minimum);
 #' `"ratio"` (for the polarised Fisher embedding) the largest scale whose
 #' \eqn{\hat D_k/\hat G_k} stays above `ratio_rel` times its maximum;
 #' `"fixed"` uses `sigma`. Dimensions without separable class pairs get the
@@ -203,7 +207,12 @@ summary_extra.manifold_supervised <- function(object) {
 #' scales and all test points are relabelled. The schedule adds equal shares
 #' of the test points over `n_iter` rounds (or is given as `schedule`);
 #' `stop_frac` stops once that fraction of test points are centres.
-#' `n_iter = 1` is plain RBF fitting.
+#' `n_iter = 1` is plain RBF fitting. With `reoptimize_sigma = TRUE` (footnote
+#' 3 of the paper; the paper reports little change) the scales are selected
+#' again in every later round by the same rule, with the round's centres and
+#' targets (the regulariser still summed over the labelled points, the
+#' round-1 \eqn{\lambda} and grid kept); this costs a grid search over
+#' \eqn{L_r} centres per round.
 #'
 #' @param fit_or_Y A supervised `manifold_fit` ([supervised_le()],
 #'   [fisher_embedding()]) or a training embedding matrix (`N x d`).
@@ -234,14 +243,21 @@ summary_extra.manifold_supervised <- function(object) {
 #'   separable class pairs (0: min/max as in the paper).
 #' @param ridge Ridge added to \eqn{\Phi} (0: interpolation).
 #' @param jitter First jitter tried when a Cholesky factorisation fails.
+#' @param refine Refine the grid minimum of `sigma_mode = "regularizer"` by
+#'   golden-section search.
+#' @param refine_tol Final bracket width of the refinement, in
+#'   \eqn{\log\sigma}.
+#' @param reoptimize_sigma Select the scales again in every progressive round
+#'   (not with `sigma_mode = "fixed"`).
 #' @param labels_unlabeled Optional true labels of `X_unlabeled`: the
 #'   history then records the error of every round.
 #' @return A `manifold_fit` of subclass `manifold_sosi` with `labels` and
 #'   `confidence` of the unlabelled points, the interpolator (`centres`,
 #'   `coef`, `sigma`), `history` (a data frame with `round`, `L`, `frac`,
-#'   `error`, `jitter`, and list column-like `rounds` with centres, labels and
-#'   confidences per round) and `diagnostics` (grid, \eqn{\hat G}, \eqn{\hat
-#'   D}, \eqn{\lambda}, separable-pair counts). `predict(fit, newdata)`
+#'   `error`, `jitter`), `rounds` (centres, labels, confidences and scales per
+#'   round) and `diagnostics` (grid, \eqn{\hat G}, \eqn{\hat D},
+#'   \eqn{\lambda}, separable-pair counts; with `refine = TRUE` also
+#'   `sigma_grid_min`, `sigma_refined` and `crit_refined`, before clipping). `predict(fit, newdata)`
 #'   returns the embedding of new points with attributes `labels` and
 #'   `confidence`.
 #' @seealso [supervised_le()], [regularizer_path()], [sosi_baselines()].
@@ -260,7 +276,8 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
                  lambda = NULL, sigma_grid = NULL, n_grid = 40, K = 5, K_dir = 5,
                  dir_neighbors = c("per_class", "global"), n_iter = 11, schedule = NULL,
                  stop_frac = 1, clip_sd = 2, ratio_rel = 0.5, sep_quantile = 0, ridge = 0,
-                 jitter = 1e-10, labels_unlabeled = NULL) {
+                 jitter = 1e-10, labels_unlabeled = NULL, refine = FALSE, refine_tol = 0.01,
+                 reoptimize_sigma = FALSE) {
   call <- match.call()
   t0 <- proc.time()[["elapsed"]]
   is_fit <- inherits(fit_or_Y, "manifold_fit")
@@ -304,6 +321,12 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   ridge <- check_number(ridge, "ridge", lower = 0)
   jitter <- check_number(jitter, "jitter", lower = 0, lower_open = TRUE)
   if (!is.null(lambda)) lambda <- check_number(lambda, "lambda", lower = 0)
+  refine <- check_flag(refine, "refine")
+  refine_tol <- check_number(refine_tol, "refine_tol", lower = 0, upper = 10, lower_open = TRUE)
+  reoptimize_sigma <- check_flag(reoptimize_sigma, "reoptimize_sigma")
+  if (reoptimize_sigma && sigma_mode == "fixed") {
+    abort_input("reoptimize_sigma", "needs sigma_mode \"regularizer\" or \"ratio\" (the scales are fixed).")
+  }
   truth <- NULL
   if (!is.null(labels_unlabeled)) {
     if (length(labels_unlabeled) != m) {
@@ -322,9 +345,20 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
     sig <- rep_len(as.numeric(sigma), d)
   } else {
     sel <- select_sigma(X, codes, M, Y, sigma_mode, sigma_grid, n_grid, lambda, K_dir, dir_neighbors,
-                        clip_sd, ratio_rel, sep_quantile, ridge, jitter)
+                        clip_sd, ratio_rel, sep_quantile, ridge, jitter, refine = refine, refine_tol = refine_tol)
     sig <- sel$sigma
     diag <- c(diag, sel[setdiff(names(sel), "sigma")])
+  }
+  # later rounds: the same rule with the round's centres and targets, the
+  # round-1 rule (after any fallback), lambda and grid
+  reselect <- NULL
+  if (reoptimize_sigma) {
+    reselect <- function(round, A, Tg) {
+      lam <- if (diag$mode_used == "regularizer") diag$lambda else NULL
+      select_sigma(X, codes, M, Y, diag$mode_used, diag$grid_all, n_grid, lam, K_dir, dir_neighbors, clip_sd,
+                   ratio_rel, sep_quantile, ridge, jitter, refine = refine, refine_tol = refine_tol,
+                   A = A, Tg = Tg)$sigma
+    }
   }
 
   # schedule
@@ -337,13 +371,14 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   frac <- (schedule - N) / m
   stop_at <- which(frac >= stop_frac - 1e-12)
   if (length(stop_at)) schedule <- schedule[seq_len(stop_at[1])]
-  res <- core(.mo_sosi_fit(X, codes, Y, Xu, sig, as.integer(schedule), min(K, max(table(f))), ridge, jitter))
+  res <- core(.mo_sosi_fit(X, codes, Y, Xu, sig, as.integer(schedule), min(K, max(table(f))), ridge, jitter,
+                           reselect))
 
   lev <- levels(f)
   as_lab <- function(code) factor(lev[code], levels = lev)
   rounds <- lapply(res$rounds, function(r) {
     list(L = r$L, centres = r$centres, labels = as_lab(r$labels), confidence = r$confidence,
-         jitter = r$jitter)
+         jitter = r$jitter, sigma = r$sigma)
   })
   err <- vapply(rounds, function(r) if (is.null(truth)) NA_real_ else mean(as.character(r$labels) != truth),
                 numeric(1))
@@ -360,9 +395,9 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   out <- new_manifold_fit(
     class = "manifold_sosi", method = "SOSI", embedding = Y, X = X,
     params = list(sigma_mode = sigma_mode, K = K, K_dir = K_dir, n_rounds = length(rounds),
-                  stop_frac = stop_frac, ridge = ridge),
+                  stop_frac = stop_frac, ridge = ridge, refine = refine, reoptimize_sigma = reoptimize_sigma),
     oos_default = "sosi", oos_available = "sosi", fit_time = proc.time()[["elapsed"]] - t0, call = call,
-    labels = last$labels, confidence = last$confidence, sigma = sig,
+    labels = last$labels, confidence = last$confidence, sigma = as.numeric(res$sigma),
     centres = unname(centres), coef = res$C, Ftrain = res$Ftrain, train_codes = codes, classes = lev,
     history = history, rounds = rounds, diagnostics = diag
   )
@@ -399,15 +434,21 @@ grid_keep <- function(jitter) {
   seq_len(min(length(jitter), max(3L, n_ok)))
 }
 
+# Scale selection (spec 3.5) with the RBF interpolating targets Tg at centres
+# A (the labelled points and their embedding in round 1); the regulariser is
+# summed over the labelled points X.
 select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_neighbors, clip_sd,
-                         ratio_rel, sep_quantile, ridge, jitter) {
+                         ratio_rel, sep_quantile, ridge, jitter, refine = FALSE, refine_tol = 0.01,
+                         A = X, Tg = Y) {
   if (is.null(grid)) {
     grid <- sosi_default_grid(X, n_grid)
   } else if (!is.numeric(grid) || length(grid) < 2L || any(!is.finite(grid)) || any(grid <= 0)) {
     abort_input("sigma_grid", "must be at least two positive scales.")
   }
   grid <- sort(as.numeric(grid))
-  g <- core(.mo_sosi_grid(X, codes, unname(Y), grid, M, K_dir, dir_neighbors == "per_class", sep_quantile,
+  grid_all <- grid
+  per_class <- dir_neighbors == "per_class"
+  g <- core(.mo_sosi_grid(X, codes, unname(Y), unname(A), unname(Tg), grid, M, K_dir, per_class, sep_quantile,
                           ridge, jitter))
   keep <- grid_keep(g$jitter)
   grid <- grid[keep]
@@ -434,6 +475,17 @@ select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_
     used_lambda <- lambda
     crit <- G - lambda * D
     idx <- apply(crit, 2, which.min)
+    if (refine) {
+      d <- ncol(G)
+      lo <- grid[pmax(idx - 1L, 1L)]
+      hi <- grid[pmin(idx + 1L, ng)]
+      hi[!has_pairs] <- lo[!has_pairs]  # replaced by the mean scale below
+      rf <- core(.mo_sosi_refine(X, codes, unname(Y), unname(A), unname(Tg), lo, hi, grid[idx],
+                                 crit[cbind(idx, seq_len(d))], lambda, M, K_dir, per_class, sep_quantile,
+                                 ridge, jitter, 1e-8, refine_tol))
+      refined <- list(sigma_grid_min = grid[idx], sigma_refined = rf$sigma, crit_refined = rf$crit,
+                      refine_evals = rf$n_eval)
+    }
   } else {
     ratio <- D / G
     ratio[!is.finite(ratio)] <- 0
@@ -444,6 +496,8 @@ select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_
     }, 1L)
   }
   sig <- grid[idx]
+  if (!(mode == "regularizer" && refine)) refined <- NULL
+  if (!is.null(refined)) sig <- refined$sigma_refined
   if (any(has_pairs) && any(!has_pairs)) sig[!has_pairs] <- mean(sig[has_pairs])
   ref <- if (any(has_pairs)) sig[has_pairs] else sig
   if (length(ref) > 1L) {
@@ -452,8 +506,9 @@ select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_
     sig <- pmin(pmax(sig, mu - clip_sd * s), mu + clip_sd * s)
   }
   sig <- pmax(sig, grid[1])
-  list(sigma = sig, mode_used = mode, grid = grid, G = G, D = D, lambda = used_lambda,
-       I_sizes = g$I_sizes, grid_jitter = g$jitter, n_skipped = g$n_skipped, index = idx)
+  c(list(sigma = sig, mode_used = mode, grid = grid, G = G, D = D, lambda = used_lambda,
+         I_sizes = g$I_sizes, grid_jitter = g$jitter, n_skipped = g$n_skipped, index = idx, grid_all = grid_all),
+    refined)
 }
 
 #' @export
@@ -522,8 +577,8 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
   dir_neighbors <- check_choice(dir_neighbors, c("per_class", "global"), "dir_neighbors")
   grid <- if (is.null(sigma_grid)) sosi_default_grid(X, n_grid) else sort(as.numeric(sigma_grid))
   if (!length(grid) || any(!is.finite(grid)) || any(grid <= 0)) abort_input("sigma_grid", "must be positive scales.")
-  g <- core(.mo_sosi_grid(X, as.integer(f), unname(Y), grid, nlevels(f), K_dir, dir_neighbors == "per_class",
-                          sep_quantile, 0, 1e-10))
+  g <- core(.mo_sosi_grid(X, as.integer(f), unname(Y), X, unname(Y), grid, nlevels(f), K_dir,
+                          dir_neighbors == "per_class", sep_quantile, 0, 1e-10))
   if (truncate) {
     keep <- grid_keep(g$jitter)
     grid <- grid[keep]

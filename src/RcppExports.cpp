@@ -1198,14 +1198,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_sosi_grid
-Rcpp::List mo_sosi_grid(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::vec& grid, int n_class, int k_dir, bool per_class, double sep_q, double ridge, double jitter0);
-RcppExport SEXP _manifoldOOS_mo_sosi_grid(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP gridSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP) {
+Rcpp::List mo_sosi_grid(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::mat& A, const arma::mat& T, const arma::vec& grid, int n_class, int k_dir, bool per_class, double sep_q, double ridge, double jitter0);
+RcppExport SEXP _manifoldOOS_mo_sosi_grid(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP ASEXP, SEXP TSEXP, SEXP gridSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
     Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type T(TSEXP);
     Rcpp::traits::input_parameter< const arma::vec& >::type grid(gridSEXP);
     Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
     Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
@@ -1213,7 +1215,35 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
     Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
     Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_sosi_grid(Xtr, labels, Y, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0));
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_grid(Xtr, labels, Y, A, T, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sosi_refine
+Rcpp::List mo_sosi_refine(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::mat& A, const arma::mat& T, const arma::vec& lo, const arma::vec& hi, const arma::vec& s0, const arma::vec& v0, double lambda, int n_class, int k_dir, bool per_class, double sep_q, double ridge, double jitter0, double max_jitter, double tol);
+RcppExport SEXP _manifoldOOS_mo_sosi_refine(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP ASEXP, SEXP TSEXP, SEXP loSEXP, SEXP hiSEXP, SEXP s0SEXP, SEXP v0SEXP, SEXP lambdaSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP, SEXP max_jitterSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type T(TSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type lo(loSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type hi(hiSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type s0(s0SEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type v0(v0SEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
+    Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
+    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
+    Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
+    Rcpp::traits::input_parameter< double >::type max_jitter(max_jitterSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_refine(Xtr, labels, Y, A, T, lo, hi, s0, v0, lambda, n_class, k_dir, per_class, sep_q, ridge, jitter0, max_jitter, tol));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1305,8 +1335,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_sosi_fit
-Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr, const arma::mat& Xte, const arma::vec& sigma, const arma::uvec& schedule, int K, double ridge, double jitter0);
-RcppExport SEXP _manifoldOOS_mo_sosi_fit(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YtrSEXP, SEXP XteSEXP, SEXP sigmaSEXP, SEXP scheduleSEXP, SEXP KSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP) {
+Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr, const arma::mat& Xte, const arma::vec& sigma, const arma::uvec& schedule, int K, double ridge, double jitter0, Rcpp::Nullable<Rcpp::Function> reselect);
+RcppExport SEXP _manifoldOOS_mo_sosi_fit(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YtrSEXP, SEXP XteSEXP, SEXP sigmaSEXP, SEXP scheduleSEXP, SEXP KSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP, SEXP reselectSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -1319,7 +1349,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type K(KSEXP);
     Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
     Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_sosi_fit(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type reselect(reselectSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_fit(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1437,14 +1468,15 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sle_fit", (DL_FUNC) &_manifoldOOS_mo_sle_fit, 10},
     {"_manifoldOOS_mo_fisher_fit", (DL_FUNC) &_manifoldOOS_mo_fisher_fit, 9},
     {"_manifoldOOS_mo_separable_pairs", (DL_FUNC) &_manifoldOOS_mo_separable_pairs, 4},
-    {"_manifoldOOS_mo_sosi_grid", (DL_FUNC) &_manifoldOOS_mo_sosi_grid, 10},
+    {"_manifoldOOS_mo_sosi_grid", (DL_FUNC) &_manifoldOOS_mo_sosi_grid, 12},
+    {"_manifoldOOS_mo_sosi_refine", (DL_FUNC) &_manifoldOOS_mo_sosi_refine, 18},
     {"_manifoldOOS_mo_sosi_reg_terms", (DL_FUNC) &_manifoldOOS_mo_sosi_reg_terms, 10},
     {"_manifoldOOS_mo_rbf_interpolate", (DL_FUNC) &_manifoldOOS_mo_rbf_interpolate, 5},
     {"_manifoldOOS_mo_rbf_eval", (DL_FUNC) &_manifoldOOS_mo_rbf_eval, 4},
     {"_manifoldOOS_mo_rbf_gradient", (DL_FUNC) &_manifoldOOS_mo_rbf_gradient, 4},
     {"_manifoldOOS_mo_nn_label_conf", (DL_FUNC) &_manifoldOOS_mo_nn_label_conf, 3},
     {"_manifoldOOS_mo_simplex_qp", (DL_FUNC) &_manifoldOOS_mo_simplex_qp, 1},
-    {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 9},
+    {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 10},
     {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 7},
     {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
     {NULL, NULL, 0}

@@ -67,23 +67,46 @@ Rcpp::IntegerVector mo_separable_pairs(const arma::mat& Y, const arma::ivec& lab
   MO_CATCH
 }
 
-// Regulariser terms of every dimension for every scale of a grid (centres = Xtr).
+// Regulariser terms of every dimension for every scale of a grid: sums over
+// the labelled points Xtr (labels, training embedding Y for I^k), RBF
+// interpolating targets T at centres A (A = Xtr, T = Y in the first round).
 // [[Rcpp::export(.mo_sosi_grid)]]
 Rcpp::List mo_sosi_grid(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y,
-                        const arma::vec& grid, int n_class, int k_dir, bool per_class, double sep_q,
-                        double ridge, double jitter0) {
+                        const arma::mat& A, const arma::mat& T, const arma::vec& grid, int n_class,
+                        int k_dir, bool per_class, double sep_q, double ridge, double jitter0) {
   MO_TRY {
     const arma::ivec l0 = labels0(labels);
     manifoldOOS::sosi::reg_context ctx =
-        manifoldOOS::sosi::make_reg_context(Xtr, Xtr, l0, n_class, k_dir, per_class);
+        manifoldOOS::sosi::make_reg_context(Xtr, A, l0, n_class, k_dir, per_class);
     arma::ucube I = manifoldOOS::sosi::separable_pairs(Y, l0, n_class, sep_q);
-    manifoldOOS::sosi::grid_result g = manifoldOOS::sosi::regularizer_grid(ctx, Y, grid, I, ridge, jitter0);
+    manifoldOOS::sosi::grid_result g = manifoldOOS::sosi::regularizer_grid(ctx, T, grid, I, ridge, jitter0);
     arma::vec isz(Y.n_cols);
     for (arma::uword k = 0; k < Y.n_cols; ++k) isz(k) = arma::accu(I.slice(k));
     return Rcpp::List::create(Rcpp::Named("G") = g.G, Rcpp::Named("D") = g.D,
                               Rcpp::Named("jitter") = mo_vec(g.jitter),
                               Rcpp::Named("n_skipped") = static_cast<double>(g.n_skipped),
                               Rcpp::Named("I_sizes") = mo_vec(isz));
+  }
+  MO_CATCH
+}
+
+// Golden-section refinement of the per-dimension line-search minima (same
+// setting as .mo_sosi_grid; brackets lo..hi, grid minima s0 with values v0).
+// [[Rcpp::export(.mo_sosi_refine)]]
+Rcpp::List mo_sosi_refine(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y,
+                          const arma::mat& A, const arma::mat& T, const arma::vec& lo, const arma::vec& hi,
+                          const arma::vec& s0, const arma::vec& v0, double lambda, int n_class, int k_dir,
+                          bool per_class, double sep_q, double ridge, double jitter0, double max_jitter,
+                          double tol) {
+  MO_TRY {
+    const arma::ivec l0 = labels0(labels);
+    manifoldOOS::sosi::reg_context ctx =
+        manifoldOOS::sosi::make_reg_context(Xtr, A, l0, n_class, k_dir, per_class);
+    arma::ucube I = manifoldOOS::sosi::separable_pairs(Y, l0, n_class, sep_q);
+    manifoldOOS::sosi::refine_result r =
+        manifoldOOS::sosi::golden_refine(ctx, T, I, lo, hi, s0, v0, lambda, ridge, jitter0, max_jitter, tol);
+    return Rcpp::List::create(Rcpp::Named("sigma") = mo_vec(r.sigma), Rcpp::Named("crit") = mo_vec(r.crit),
+                              Rcpp::Named("n_eval") = mo_vec(arma::conv_to<arma::vec>::from(r.n_eval)));
   }
   MO_CATCH
 }
@@ -172,10 +195,17 @@ Rcpp::NumericVector mo_simplex_qp(const arma::mat& G) {
 // [[Rcpp::export(.mo_sosi_fit)]]
 Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr,
                        const arma::mat& Xte, const arma::vec& sigma, const arma::uvec& schedule, int K,
-                       double ridge, double jitter0) {
+                       double ridge, double jitter0, Rcpp::Nullable<Rcpp::Function> reselect) {
   MO_TRY {
+    manifoldOOS::sosi::sigma_updater upd = nullptr;
+    if (reselect.isNotNull()) {
+      Rcpp::Function fn(reselect.get());
+      upd = [fn](arma::uword round, const arma::mat& A, const arma::mat& T) {
+        return Rcpp::as<arma::vec>(fn(static_cast<double>(round + 1), A, T));
+      };
+    }
     manifoldOOS::sosi::sosi_result r = manifoldOOS::sosi::sosi_progressive(
-        Xtr, labels0(labels), Ytr, Xte, sigma, schedule, K, ridge, jitter0);
+        Xtr, labels0(labels), Ytr, Xte, sigma, schedule, K, ridge, jitter0, upd);
     Rcpp::List rounds(r.rounds.size());
     for (size_t t = 0; t < r.rounds.size(); ++t) {
       const manifoldOOS::sosi::sosi_round& rd = r.rounds[t];
@@ -185,13 +215,14 @@ Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arm
           Rcpp::Named("L") = static_cast<double>(rd.L),
           Rcpp::Named("centres") = Rcpp::IntegerVector(ct.begin(), ct.end()),
           Rcpp::Named("labels") = Rcpp::IntegerVector(lab1.begin(), lab1.end()),
-          Rcpp::Named("confidence") = mo_vec(rd.conf), Rcpp::Named("jitter") = rd.jitter);
+          Rcpp::Named("confidence") = mo_vec(rd.conf), Rcpp::Named("jitter") = rd.jitter,
+          Rcpp::Named("sigma") = mo_vec(rd.sigma));
     }
     arma::uvec ct = r.centres_test + 1;
     return Rcpp::List::create(Rcpp::Named("rounds") = rounds, Rcpp::Named("C") = r.C,
                               Rcpp::Named("centres") = Rcpp::IntegerVector(ct.begin(), ct.end()),
                               Rcpp::Named("targets") = r.targets, Rcpp::Named("Ftrain") = r.Ftrain,
-                              Rcpp::Named("Ftest") = r.Ftest);
+                              Rcpp::Named("Ftest") = r.Ftest, Rcpp::Named("sigma") = mo_vec(r.sigma));
   }
   MO_CATCH
 }

@@ -3,12 +3,17 @@
 #
 # Usage (from the package root, with the package installed):
 #   Rscript inst/experiments/sosi.R [quick|full] [outdir]
-# quick (default): 2 labelled ratios per data set, 2 random splits; full: the
-# spec's 6 ratios and 5 splits (hours on a 2-core machine); fig8rbf: only the
-# self-training RBF baseline of Fig. 8 (appended to sosi_progressive.csv).
+# quick (default): 2 labelled ratios per data set (1 for ORL), 2 random splits,
+# and Figs. 8 and 9; full: the comparison alone at 6 labelled ratios per data
+# set and 5 splits (about an hour or more on a 2-core machine; an optional
+# third argument is a time budget in minutes, after which no new run starts);
+# fig8rbf: only the self-training RBF baseline of Fig. 8 (40-point scale grid,
+# replaces the RBF rows of sosi_progressive.csv).
 # Data: the image sets of load_image_data() (MANIFOLDOOS_DATA or ../shared/data).
 # Writes sosi_compare.csv (Figs. 5/7), sosi_progressive.csv (Fig. 8),
-# sosi_scale.csv (Fig. 9) and sosi_meta.txt (command, seed, sessionInfo()).
+# sosi_scale.csv (Fig. 9) and sosi_meta.txt (command, seed, sessionInfo());
+# full: sosi_compare_full.csv, sosi_full_runs.csv (time per run) and
+# sosi_full_meta.txt; fig8rbf: sosi_fig8rbf_meta.txt.
 suppressPackageStartupMessages(library(manifoldOOS))
 args <- commandArgs(trailingOnly = TRUE)
 mode <- if (length(args) >= 1) args[1] else "quick"
@@ -23,7 +28,9 @@ seed <- 20150209L
 #        32 x 32 (the paper: 17 x 20); d = 20.
 # COIL20: 20 objects x 72 views, 32 x 32 (the paper: 71 views); d = 25.
 # ORL: 40 x 10, 32 x 32 (not in the paper: a second face set); d = 39 (M - 1:
-#      with d = 20 < M - 1 the S-LE embedding cannot separate the 40 classes).
+#      with d = 20 < M - 1 the S-LE embedding cannot separate the 40 classes);
+#      2..7 labelled per person (ratios 0.25 .. 2.33: 10 images per person
+#      allow no ratio near 0.11).
 sosi_data <- function(name, path) {
   d <- load_image_data(name, path = path)
   X <- d$x
@@ -73,40 +80,127 @@ run_compare <- function(ds, n_per, split, ndim, stop_frac) {
 }
 
 # mode "fig8rbf": only the self-training RBF baseline of Fig. 8 (slow: the
-# scales are re-selected on every re-embedding, here on an 8-point grid),
-# appended to sosi_progressive.csv.
+# scales are re-selected on every re-embedding on the spec's 40-point grid),
+# written into sosi_progressive.csv (replacing the RBF rows of the same
+# embedding) after each embedding. An optional third argument selects the
+# embeddings ("S-LE", "Fisher" or "both", the default); the second is outdir.
 if (mode == "fig8rbf") {
+  t_start <- Sys.time()
+  cpu0 <- proc.time()
+  embs <- if (length(args) >= 3 && args[3] != "both") args[3] else c("S-LE", "Fisher")
+  n_grid8 <- 40
   ds <- sosi_data("YaleB", path)
   tr <- stratified_split(ds$labels, 10, seed + 1)
-  rows <- list()
-  for (emb in c("S-LE", "Fisher")) {
-    pb <- progressive_baseline(ds$X[tr, ], ds$labels[tr], ds$X[-tr, ], embed = if (emb == "S-LE") "sle" else "fisher",
-                               oos = "rbf", ndim = 20, n_grid = 8, labels_unlabeled = ds$labels[-tr])
-    rows[[emb]] <- data.frame(embedding = emb, method = "RBF", L_over_N = pb$L / length(tr), error = pb$error)
-    message("Fig. 8 RBF ", emb, " done")
-  }
   f <- file.path(outdir, "sosi_progressive.csv")
-  old <- if (file.exists(f)) utils::read.csv(f) else NULL
-  if (!is.null(old)) old <- old[old$method != "RBF", ]
-  utils::write.csv(rbind(old, do.call(rbind, rows)), f, row.names = FALSE)
-  cat(sprintf("fig8rbf: Rscript inst/experiments/sosi.R fig8rbf, finished %s\n", format(Sys.time())),
-      file = file.path(outdir, "sosi_meta.txt"), append = TRUE)
+  for (emb in embs) {
+    pb <- progressive_baseline(ds$X[tr, ], ds$labels[tr], ds$X[-tr, ], embed = if (emb == "S-LE") "sle" else "fisher",
+                               oos = "rbf", ndim = 20, n_grid = n_grid8, labels_unlabeled = ds$labels[-tr])
+    rows <- data.frame(embedding = emb, method = "RBF", L_over_N = pb$L / length(tr), error = pb$error, n_grid = n_grid8)
+    old <- if (file.exists(f)) utils::read.csv(f) else NULL
+    if (!is.null(old)) {
+      if (is.null(old$n_grid)) old$n_grid <- ifelse(old$method == "RBF", 8, NA)
+      old <- old[!(old$method == "RBF" & old$embedding == emb), ]
+    }
+    utils::write.csv(rbind(old, rows), f, row.names = FALSE)
+    cpu <- proc.time() - cpu0
+    msg <- sprintf("Fig. 8 RBF %s done: %s; elapsed so far %.0f s, CPU (user + system) %.0f s, load %s", emb,
+                   format(Sys.time()), cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
+                   sub(".*load average: ", "", system("uptime", intern = TRUE)))
+    message(msg)
+    cat(msg, "\n", file = file.path(outdir, "sosi_fig8rbf_meta.txt"), append = TRUE)
+  }
+  cat(c(sprintf("command: nice -n 5 Rscript inst/experiments/sosi.R fig8rbf %s %s", outdir, paste(embs, collapse = ",")),
+        sprintf("seed: %d (split: seed + 1), YaleB 12 subjects, 10 labelled each, d = 20, %d-point scale grid", seed, n_grid8),
+        sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
+        capture.output(sessionInfo()), ""),
+      sep = "\n", file = file.path(outdir, "sosi_fig8rbf_meta.txt"), append = TRUE)
   quit(save = "no")
 }
 
 cfg <- list(
   YaleB = list(ndim = 20, n_per = c(6, 10, 14, 19, 24, 29), quick = c(6, 14)),
-  COIL20 = list(ndim = 25, n_per = c(7, 12, 18, 24, 30, 35), quick = c(7, 18)),
-  ORL = list(ndim = 39, n_per = c(3, 5), quick = c(3))
+  ORL = list(ndim = 39, n_per = c(2, 3, 4, 5, 6, 7), quick = c(3)),
+  COIL20 = list(ndim = 25, n_per = c(7, 12, 18, 24, 30, 35), quick = c(7, 18))
 )
 n_split <- if (mode == "full") 5 else 2
 t_start <- Sys.time()
+cpu_start <- proc.time()
+
+# mode "full": the comparison of Figs. 5/7 only (Figs. 8 and 9 do not depend on
+# the mode: run them with quick / fig8rbf). Splits are the outer loop, so that
+# with a time budget (third argument, minutes; no new run starts after it)
+# every ratio gets the same number of splits. Writes sosi_compare_full.csv and
+# sosi_full_meta.txt.
+if (mode == "full") {
+  budget <- if (length(args) >= 3 && nzchar(args[3])) as.numeric(args[3]) else Inf
+  # optional fourth argument "DATASET:n_per[:split]": run that setting only and
+  # append its rows to the existing CSVs (to complete a budgeted run)
+  only <- if (length(args) >= 4) strsplit(args[4], ":", fixed = TRUE)[[1]] else NULL
+  res <- list()
+  runs <- list()
+  if (!is.null(only)) {
+    old_c <- file.path(outdir, "sosi_compare_full.csv")
+    old_r <- file.path(outdir, "sosi_full_runs.csv")
+    if (file.exists(old_c)) res[[1]] <- utils::read.csv(old_c)
+    if (file.exists(old_r)) runs[[1]] <- utils::read.csv(old_r)
+    cfg <- cfg[only[1]]
+    cfg[[1]]$n_per <- as.numeric(only[2])
+  }
+  stopped <- FALSE
+  dsets <- list()
+  for (nm in names(cfg)) {
+    if (dir.exists(file.path(path, nm))) dsets[[nm]] <- sosi_data(nm, path) else message("data set ", nm, " not available: skipped")
+  }
+  splits <- if (!is.null(only) && length(only) >= 3) as.integer(only[3]) else seq_len(n_split)
+  for (sp in splits) {
+    for (nm in intersect(names(dsets), names(cfg))) for (n_per in cfg[[nm]]$n_per) {
+      el <- as.numeric(difftime(Sys.time(), t_start, units = "mins"))
+      if (el > budget) { stopped <- TRUE; break }
+      sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
+      c0 <- proc.time()
+      r <- run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf)
+      c1 <- proc.time() - c0
+      res[[length(res) + 1]] <- r
+      runs[[length(runs) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = sp, elapsed = c1[["elapsed"]],
+                                             cpu = c1[["user.self"]] + c1[["sys.self"]],
+                                             load = sub(".*load average: ", "", system("uptime", intern = TRUE)))
+      message(sprintf("%s n_per=%d split=%d done in %.0f s (%s)", nm, n_per, sp, c1[["elapsed"]], format(Sys.time())))
+      utils::write.csv(do.call(rbind, res), file.path(outdir, "sosi_compare_full.csv"), row.names = FALSE)
+      utils::write.csv(do.call(rbind, runs), file.path(outdir, "sosi_full_runs.csv"), row.names = FALSE)
+    }
+    if (stopped) break
+  }
+  cpu <- proc.time() - cpu_start
+  done <- do.call(rbind, runs)
+  meta <- file.path(outdir, "sosi_full_meta.txt")
+  if (!is.null(only)) {
+    cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s \"\" %s: elapsed %.0f s, CPU %.0f s, load %s\n",
+                outdir, args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
+                sub(".*load average: ", "", system("uptime", intern = TRUE))), file = meta, append = TRUE)
+    quit(save = "no")
+  }
+  writeLines(c(sprintf("command: nice -n 5 Rscript inst/experiments/sosi.R full %s %s", outdir,
+                       if (is.finite(budget)) budget else ""),
+               sprintf("seed: %d (split s uses seed + s)", seed),
+               sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
+               sprintf("elapsed %.0f s, CPU (user + system) %.0f s", cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]]),
+               sprintf("time budget: %s min; %s", format(budget),
+                       if (stopped) "reached: later splits were not run (see sosi_full_runs.csv)" else "not reached: every split ran"),
+               sprintf("splits completed per data set and ratio: %s",
+                       paste(sprintf("%s/%d: %d", done$dataset, done$n_per_class,
+                                     ave(done$split, done$dataset, done$n_per_class, FUN = length))[
+                                       !duplicated(paste(done$dataset, done$n_per_class))], collapse = ", ")),
+               sprintf("load at the end: %s", paste(system("uptime", intern = TRUE), collapse = " ")),
+               capture.output(sessionInfo())),
+             meta)
+  quit(save = "no")
+}
+
 res <- list()
 for (nm in names(cfg)) {
   if (!dir.exists(file.path(path, nm))) { message("data set ", nm, " not available: skipped"); next }
   ds <- sosi_data(nm, path)
-  grid <- if (mode == "full") cfg[[nm]]$n_per else cfg[[nm]]$quick
-  for (n_per in grid) for (sp in seq_len(n_split)) {
+  for (n_per in cfg[[nm]]$quick) for (sp in seq_len(n_split)) {
     # early stopping at 80 % at the leftmost Yale ratio, as in the paper
     sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
     r <- run_compare(ds, n_per, sp, cfg[[nm]]$ndim, sf)
@@ -135,7 +229,13 @@ if (dir.exists(file.path(path, "YaleB"))) {
     }
     message("Fig. 8 ", emb, " done")
   }
-  utils::write.csv(do.call(rbind, prog), file.path(outdir, "sosi_progressive.csv"), row.names = FALSE)
+  f8 <- file.path(outdir, "sosi_progressive.csv")
+  old <- if (file.exists(f8)) utils::read.csv(f8) else NULL
+  old <- if (!is.null(old)) old[old$method == "RBF", ] else NULL
+  prog <- do.call(rbind, prog)
+  prog$n_grid <- NA
+  if (!is.null(old) && is.null(old$n_grid)) old$n_grid <- 8
+  utils::write.csv(rbind(prog, old), f8, row.names = FALSE)
 }
 
 # Fig. 9: regulariser and RBF-fitting error against a common scale (S-LE)

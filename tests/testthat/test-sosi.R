@@ -274,3 +274,72 @@ test_that("separable_pairs: symmetric, no diagonal, and complete for well-separa
   expect_true(all(any_k[upper.tri(any_k)]))
   expect_input_error(separable_pairs(pca(b$X, 2)), "fit")
 })
+
+test_that("golden-section refinement never ends above the grid minimum of the criterion", {
+  b <- blobs(n_per = 12, M = 3, p = 5, seed = 13, sep = 3)
+  fit <- supervised_le(b$X, b$cls, ndim = 2)
+  f <- factor(b$cls)
+  Xu <- b$X[1:6, ] + 0.05
+  base <- sosi(fit, X_unlabeled = Xu, n_iter = 1, n_grid = 12, lambda = 0.5)
+  s <- sosi(fit, X_unlabeled = Xu, n_iter = 1, n_grid = 12, lambda = 0.5, refine = TRUE)
+  dg <- s$diagnostics
+  expect_equal(dg$mode_used, "regularizer")
+  crit <- dg$G - dg$lambda * dg$D
+  expect_equal(dg$sigma_grid_min, dg$grid[dg$index])
+  # the refinement stays inside the bracket of grid neighbours of the grid minimum
+  ng <- length(dg$grid)
+  expect_true(all(dg$sigma_refined >= dg$grid[pmax(dg$index - 1, 1)] * (1 - 1e-12)))
+  expect_true(all(dg$sigma_refined <= dg$grid[pmin(dg$index + 1, ng)] * (1 + 1e-12)))
+  for (k in which(dg$I_sizes > 0)) {
+    # the criterion at the refined scale, recomputed on the grid path (all dimensions at one scale)
+    g1 <- manifoldOOS:::.mo_sosi_grid(b$X, as.integer(f), unname(embedding(fit)), b$X, unname(embedding(fit)),
+                                      dg$sigma_refined[k], 3L, 5L, TRUE, 0, 0, 1e-10)
+    v <- g1$G[1, k] - dg$lambda * g1$D[1, k]
+    expect_equal(v, dg$crit_refined[k], tolerance = 1e-8)
+    expect_true(all(v <= crit[, k] + 1e-9 * abs(crit[, k])))
+    expect_gt(dg$refine_evals[k], 3)
+  }
+  # refine = FALSE (the default) is the plain grid search
+  expect_null(base$diagnostics$sigma_refined)
+  expect_equal(base$diagnostics$index, dg$index)
+  expect_input_error(sosi(fit, X_unlabeled = Xu, refine = NA), "refine")
+  expect_input_error(sosi(fit, X_unlabeled = Xu, refine = TRUE, refine_tol = 0), "refine_tol")
+})
+
+test_that("reoptimize_sigma: constant re-selection reproduces the fixed-scale loop; the last round's scales are the rule's", {
+  b <- blobs(n_per = 15, M = 3, p = 5, seed = 14, sep = 2.5)
+  tr <- unlist(lapply(split(seq_along(b$cls), b$cls), function(i) i[1:5]))
+  fit <- supervised_le(b$X[tr, ], b$cls[tr], ndim = 2)
+  Xu <- b$X[-tr, ]
+  # a grid of one repeated scale: every re-selection returns it, so the
+  # rounds must be bit-identical to the loop without re-selection
+  g2 <- c(1.7, 1.7)
+  s0 <- sosi(fit, X_unlabeled = Xu, n_iter = 4, sigma_grid = g2, lambda = 1)
+  s1 <- sosi(fit, X_unlabeled = Xu, n_iter = 4, sigma_grid = g2, lambda = 1, reoptimize_sigma = TRUE)
+  expect_identical(s1$coef, s0$coef)
+  expect_identical(s1$labels, s0$labels)
+  expect_identical(s1$confidence, s0$confidence)
+  expect_true(all(vapply(s1$rounds, function(r) all(r$sigma == 1.7), TRUE)))
+  # with the default grid the scales change over the rounds; those of the last
+  # round are what the rule selects for its centres and targets
+  s2 <- sosi(fit, X_unlabeled = Xu, n_iter = 4, n_grid = 15, reoptimize_sigma = TRUE, labels_unlabeled = b$cls[-tr])
+  s3 <- sosi(fit, X_unlabeled = Xu, n_iter = 4, n_grid = 15, labels_unlabeled = b$cls[-tr])
+  expect_identical(s2$rounds[[1]]$labels, s3$rounds[[1]]$labels)
+  expect_equal(s2$rounds[[1]]$sigma, s3$sigma)
+  sig_r <- t(vapply(s2$rounds, `[[`, numeric(2), "sigma"))
+  expect_true(any(abs(sweep(sig_r, 2, sig_r[1, ])) > 1e-8))  # the re-selection is active
+  expect_equal(s2$sigma, s2$rounds[[length(s2$rounds)]]$sigma)
+  A <- unname(s2$centres)
+  Tg <- unclass(predict(s2, A))
+  attributes(Tg) <- list(dim = dim(Tg))
+  f <- factor(b$cls[tr])
+  dg <- s2$diagnostics
+  ref <- manifoldOOS:::select_sigma(b$X[tr, ], as.integer(f), 3L, embedding(fit), dg$mode_used, dg$grid_all, 15,
+                                    dg$lambda, 5L, "per_class", 2, 0.5, 0, 0, 1e-10, A = A, Tg = Tg)
+  expect_equal(s2$sigma, ref$sigma, tolerance = 1e-8)
+  # the final interpolator is exact at all its centres
+  expect_lt(max(abs(Tg[seq_along(tr), ] - embedding(fit))), 1e-6)
+  expect_input_error(sosi(fit, X_unlabeled = Xu, sigma_mode = "fixed", sigma = 1, reoptimize_sigma = TRUE),
+                     "reoptimize_sigma")
+  expect_input_error(sosi(fit, X_unlabeled = Xu, reoptimize_sigma = "yes"), "reoptimize_sigma")
+})

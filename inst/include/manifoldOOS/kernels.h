@@ -7,6 +7,8 @@
 #define MANIFOLDOOS_KERNELS_H
 
 #include <armadillo>
+#include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include "common.h"
@@ -112,6 +114,53 @@ inline void kernel_center_train(arma::mat& K, const kernel_centering& c) {
   K.each_row() -= c.col_means;
   K.each_col() -= c.col_means.t();
   K += c.grand_mean;
+}
+
+// ---- kernel solve: Cholesky with jitter escalation ---------------------------
+// The one building block for every kernel / RBF system of the package (RBF
+// networks, kernel ridge regression, SOSI's interpolators): solves
+//   (K + (ridge + eps) I) C = B
+// with Eigen's LLT (much faster than the reference LAPACK this package may be
+// linked against). eps = 0 first; when the factorisation fails, the solution
+// is not finite or (residual_tol > 0) the solve is inaccurate,
+// max |A C - B| > residual_tol * max |B| (an ill-conditioned K can factorise
+// and still return garbage), eps starts at jitter0 and is multiplied by 10,
+// for at most max_attempts attempts in all. Returns C and the eps used
+// (the total diagonal shift is ridge + jitter).
+struct kernel_solution {
+  arma::mat C;
+  double jitter = 0.0;
+};
+
+inline kernel_solution kernel_chol_solve(const arma::mat& K, const arma::mat& B, double ridge, double jitter0,
+                                         double residual_tol = 0.0, int max_attempts = 31,
+                                         const char* what = "the kernel matrix") {
+  const arma::uword n = K.n_rows;
+  if (K.n_cols != n || B.n_rows != n) throw input_error("kernel solve: dimensions do not match");
+  if (!(jitter0 > 0)) jitter0 = 1e-10;
+  Eigen::Map<const Eigen::MatrixXd> P(K.memptr(), n, n);
+  Eigen::Map<const Eigen::MatrixXd> R(B.memptr(), n, B.n_cols);
+  const double bn = (B.n_elem > 0) ? std::max(R.cwiseAbs().maxCoeff(), 1e-300) : 1.0;
+  kernel_solution out;
+  double eps = 0.0;
+  for (int attempt = 0; attempt < max_attempts; ++attempt) {
+    Eigen::MatrixXd A = P;
+    A.diagonal().array() += ridge + eps;
+    Eigen::LLT<Eigen::MatrixXd> llt(A);
+    if (llt.info() == Eigen::Success) {
+      Eigen::MatrixXd X = llt.solve(R);
+      bool ok = X.allFinite();
+      if (ok && residual_tol > 0 && B.n_elem > 0) ok = (A * X - R).cwiseAbs().maxCoeff() <= residual_tol * bn;
+      if (ok) {
+        out.C.set_size(n, B.n_cols);
+        Eigen::Map<Eigen::MatrixXd>(out.C.memptr(), n, B.n_cols) = X;
+        out.jitter = eps;
+        return out;
+      }
+    }
+    eps = (eps == 0.0) ? jitter0 : eps * 10.0;
+  }
+  throw convergence_error(std::string(what) + " could not be factorised even with a large jitter");
 }
 
 // In-place centring of new kernel rows (m x n) with the training stats.

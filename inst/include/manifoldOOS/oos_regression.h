@@ -61,27 +61,15 @@ inline arma::mat linear_predict(const linear_map& m, const arma::mat& Q) {
 }
 
 // ---- kernel interpolation / ridge regression --------------------------------
-// Solve (K + lambda I) C = Yc by Cholesky. When the factorisation fails, a
-// jitter starting at jitter0 is added and multiplied by 10 until it succeeds;
-// the total diagonal shift actually used is returned in `used`.
+// Solve (K + lambda I) C = Yc with kernels.h's kernel_chol_solve (Cholesky;
+// on failure a jitter from jitter0, times 10 per attempt, at most 40
+// attempts). The total diagonal shift used (lambda + jitter) is returned in
+// `used`.
 inline arma::mat kernel_solve(const arma::mat& K, const arma::mat& Yc, double lambda,
                               double jitter0, double& used) {
-  arma::mat R;
-  arma::mat Kl = K;
-  Kl.diag() += lambda;
-  used = lambda;
-  double jit = jitter0;
-  for (int attempt = 0; attempt < 40; ++attempt) {
-    if (arma::chol(R, Kl)) {
-      arma::mat C = arma::solve(arma::trimatu(R), arma::solve(arma::trimatl(R.t()), Yc));
-      if (C.is_finite()) return C;
-    }
-    Kl = K;
-    Kl.diag() += lambda + jit;
-    used = lambda + jit;
-    jit *= 10.0;
-  }
-  throw convergence_error("the kernel matrix could not be factorised even with a large jitter");
+  kernel_solution s = kernel_chol_solve(K, Yc, lambda, jitter0, 0.0, 40);
+  used = lambda + s.jitter;
+  return std::move(s.C);
 }
 
 // RBF network (Elgammal & Lee; spec-004 section 4): phi_i(x) = exp(-||x - x_i||^2 / s),

@@ -14,6 +14,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -39,44 +40,14 @@ inline arma::mat gauss_from_d2(const arma::mat& D2, double s) {
 }
 
 // ---- Cholesky solve with jitter escalation ------------------------------------
-// Solves (Phi + (ridge + eps) I) C = Y with Eigen's LLT (much faster than a
-// reference LAPACK at the sizes of the progressive loop). eps = 0 first; when
-// the factorisation fails (or is not finite) eps starts at jitter0 and is
-// multiplied by 10, at most 30 times. The eps used is returned.
-struct chol_solution {
-  arma::mat C;
-  double jitter = 0.0;
-};
+// kernels.h's kernel_chol_solve: (Phi + (ridge + eps) I) C = Y, eps = 0 first,
+// then jitter0 times 10 per attempt (at most 31 attempts); only an accurate
+// solve of the jittered system is accepted (relative residual <= 1e-8).
+using chol_solution = kernel_solution;
 
 inline chol_solution chol_solve_jitter(const arma::mat& Phi, const arma::mat& Y, double ridge,
                                        double jitter0) {
-  const arma::uword n = Phi.n_rows;
-  if (Phi.n_cols != n || Y.n_rows != n) throw input_error("chol_solve_jitter: dimensions do not match");
-  if (!(jitter0 > 0)) jitter0 = 1e-10;
-  Eigen::Map<const Eigen::MatrixXd> P(Phi.memptr(), n, n);
-  Eigen::Map<const Eigen::MatrixXd> B(Y.memptr(), n, Y.n_cols);
-  chol_solution out;
-  double eps = 0.0;
-  for (int attempt = 0; attempt <= 30; ++attempt) {
-    Eigen::MatrixXd A = P;
-    A.diagonal().array() += ridge + eps;
-    Eigen::LLT<Eigen::MatrixXd> llt(A);
-    if (llt.info() == Eigen::Success) {
-      Eigen::MatrixXd X = llt.solve(B);
-      // accept only an accurate solve of the (jittered) system: an
-      // ill-conditioned Phi can factorise and still return garbage
-      const double bn = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
-      const double res = (A * X - B).cwiseAbs().maxCoeff();
-      if (X.allFinite() && res <= 1e-8 * bn) {
-        out.C.set_size(n, Y.n_cols);
-        Eigen::Map<Eigen::MatrixXd>(out.C.memptr(), n, Y.n_cols) = X;
-        out.jitter = eps;
-        return out;
-      }
-    }
-    eps = (eps == 0.0) ? jitter0 : eps * 10.0;
-  }
-  throw convergence_error("the RBF kernel matrix could not be factorised even with a large jitter");
+  return kernel_chol_solve(Phi, Y, ridge, jitter0, 1e-8, 31, "the RBF kernel matrix");
 }
 
 // ---- supervised graphs (spec 2.2) ---------------------------------------------
@@ -288,6 +259,7 @@ struct reg_eval {
 struct reg_context {
   arma::mat GEE, GAE, GAA;                 // Gram blocks
   arma::mat D2EA;                          // squared distances E x A
+  arma::mat D2AA;                          // squared distances A x A (empty when same_points)
   std::vector<std::vector<int>> nb;        // direction neighbours (indices into E)
   arma::ivec labels;                       // of E
   int n_class = 0;
@@ -309,7 +281,15 @@ inline reg_context make_reg_context(const arma::mat& E, const arma::mat& A, cons
   ctx.labels = labels;
   ctx.n_class = n_class;
   ctx.same_points = (A.n_rows == E.n_rows && A.n_cols == E.n_cols && arma::approx_equal(A, E, "absdiff", 0.0));
+  if (!ctx.same_points) ctx.D2AA = sq_dist_cross(A, A);
   return ctx;
+}
+
+// The kernel matrix of the centres (the interpolation system) for scale s.
+inline arma::mat centre_kernel(const reg_context& ctx, double s) {
+  arma::mat Phi = gauss_from_d2(ctx.same_points ? ctx.D2EA : ctx.D2AA, s);
+  if (!ctx.same_points) Phi = 0.5 * (Phi + Phi.t());
+  return Phi;
 }
 
 // Phi_EA for scale s must be passed in (Phi, N x L).
@@ -374,16 +354,19 @@ inline void reg_terms_dim(const reg_context& ctx, const arma::mat& Phi, const ar
 }
 
 // G-hat and D-hat of every dimension for every scale of a grid, with the RBF
-// interpolating Y (N x d) at centres = the evaluation points (iteration 1).
+// interpolating the targets T (L x d) at the centres of ctx (iteration 1:
+// centres = the evaluation points and T = the training embedding; later
+// rounds of SOSI with reoptimize_sigma: training points + test centres).
 struct grid_result {
   arma::mat G, D;       // n_grid x d
   arma::vec jitter;     // per grid value
   long n_skipped = 0;
 };
 
-inline grid_result regularizer_grid(const reg_context& ctx, const arma::mat& Y, const arma::vec& grid,
+inline grid_result regularizer_grid(const reg_context& ctx, const arma::mat& T, const arma::vec& grid,
                                     const arma::ucube& I, double ridge, double jitter0) {
-  const arma::uword d = Y.n_cols, ng = grid.n_elem;
+  const arma::uword d = T.n_cols, ng = grid.n_elem;
+  if (T.n_rows != ctx.GAA.n_rows) throw input_error("regularizer grid: one target row per centre is needed");
   grid_result out;
   out.G.zeros(ng, d);
   out.D.zeros(ng, d);
@@ -391,7 +374,8 @@ inline grid_result regularizer_grid(const reg_context& ctx, const arma::mat& Y, 
   for (arma::uword g = 0; g < ng; ++g) {
     check_interrupt();
     const arma::mat Phi = gauss_from_d2(ctx.D2EA, grid(g));
-    chol_solution cs = chol_solve_jitter(Phi, Y, ridge, jitter0);
+    chol_solution cs = ctx.same_points ? chol_solve_jitter(Phi, T, ridge, jitter0)
+                                       : chol_solve_jitter(centre_kernel(ctx, grid(g)), T, ridge, jitter0);
     out.jitter(g) = cs.jitter;
     for (arma::uword k = 0; k < d; ++k) {
       double Gk, Dk;
@@ -399,6 +383,75 @@ inline grid_result regularizer_grid(const reg_context& ctx, const arma::mat& Y, 
       reg_terms_dim(ctx, Phi, cs.C.col(k), I.slice(k), Gk, Dk, gt, out.n_skipped);
       out.G(g, k) = Gk;
       out.D(g, k) = Dk;
+    }
+  }
+  return out;
+}
+
+// ---- golden-section refinement of the line search (spec 3.5 step 4) -----------------------
+// Criterion G_k - lambda D_k of dimension k at scale s (interpolating column k
+// of T at the centres of ctx); +Inf when the kernel matrix needs a jitter
+// above max_jitter (the grid drops such scales too).
+inline double reg_crit_at(const reg_context& ctx, const arma::mat& T, arma::uword k, double s,
+                          const arma::umat& Ik, double lambda, double ridge, double jitter0,
+                          double max_jitter) {
+  const arma::mat PhiEA = gauss_from_d2(ctx.D2EA, s);
+  chol_solution cs = chol_solve_jitter(ctx.same_points ? PhiEA : centre_kernel(ctx, s), arma::mat(T.col(k)),
+                                       ridge, jitter0);
+  if (cs.jitter > max_jitter) return std::numeric_limits<double>::infinity();
+  double Gk, Dk;
+  arma::vec gt;
+  long skipped = 0;
+  reg_terms_dim(ctx, PhiEA, cs.C.col(0), Ik, Gk, Dk, gt, skipped);
+  return Gk - lambda * Dk;
+}
+
+struct refine_result {
+  arma::vec sigma, crit;  // best scale found and its criterion, per dimension
+  arma::uvec n_eval;      // criterion evaluations per dimension
+};
+
+// Golden-section search of log(sigma_k) on [lo_k, hi_k] (the grid neighbours
+// of the grid minimum s0_k, whose criterion is v0_k) down to a bracket of
+// width tol. The best point evaluated (s0_k included) is returned, so the
+// refined criterion is never above the grid minimum. Dimensions with
+// lo_k >= hi_k are left at s0_k.
+inline refine_result golden_refine(const reg_context& ctx, const arma::mat& T, const arma::ucube& I,
+                                   const arma::vec& lo, const arma::vec& hi, const arma::vec& s0,
+                                   const arma::vec& v0, double lambda, double ridge, double jitter0,
+                                   double max_jitter, double tol) {
+  const arma::uword d = T.n_cols;
+  if (lo.n_elem != d || hi.n_elem != d || s0.n_elem != d || v0.n_elem != d) {
+    throw input_error("golden_refine: one bracket per dimension is needed");
+  }
+  if (!(tol > 0)) throw input_error("golden_refine: the tolerance must be positive");
+  const double gr = 0.5 * (std::sqrt(5.0) - 1.0);
+  refine_result out;
+  out.sigma = s0;
+  out.crit = v0;
+  out.n_eval.zeros(d);
+  for (arma::uword k = 0; k < d; ++k) {
+    if (!(lo(k) > 0) || !(hi(k) > lo(k))) continue;
+    check_interrupt();
+    auto f = [&](double logs) {
+      const double v = reg_crit_at(ctx, T, k, std::exp(logs), I.slice(k), lambda, ridge, jitter0, max_jitter);
+      ++out.n_eval(k);
+      if (v < out.crit(k)) { out.crit(k) = v; out.sigma(k) = std::exp(logs); }
+      return v;
+    };
+    double a = std::log(lo(k)), b = std::log(hi(k));
+    double c = b - gr * (b - a), e = a + gr * (b - a);
+    double fc = f(c), fe = f(e);
+    while (b - a > tol) {
+      if (fc <= fe) {
+        b = e; e = c; fe = fc;
+        c = b - gr * (b - a);
+        fc = f(c);
+      } else {
+        a = c; c = e; fc = fe;
+        e = a + gr * (b - a);
+        fe = f(e);
+      }
     }
   }
   return out;
@@ -506,6 +559,7 @@ struct sosi_round {
   arma::ivec labels;        // test labels after this round
   arma::vec conf;           // test confidences after this round
   double jitter = 0.0;      // largest jitter used
+  arma::vec sigma;          // scales of this round
 };
 
 struct sosi_result {
@@ -514,17 +568,25 @@ struct sosi_result {
   arma::uvec centres_test;  // final test centres (0-based in test set)
   arma::mat targets;        // final targets of the test centres
   arma::mat Ftrain, Ftest;  // f at the training and test points (final)
+  arma::vec sigma;          // scales of the last round
 };
+
+// Re-selection of the scales in a later round (reoptimize_sigma, footnote 3
+// of the paper): called with the round (0-based), the centres (L x n) and
+// their targets (L x d); returns the d scales of the round.
+using sigma_updater = std::function<arma::vec(arma::uword, const arma::mat&, const arma::mat&)>;
 
 // Xtr (N x n), labels (0-based), Ytr (N x d), Xte (m x n), sigma (d),
 // schedule L_1 = N < L_2 < ... (total centres per round), K (projection).
+// Without `reselect` every round uses `sigma`.
 inline sosi_result sosi_progressive(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr,
-                                    const arma::mat& Xte, const arma::vec& sigma,
-                                    const arma::uvec& schedule, int K, double ridge, double jitter0) {
+                                    const arma::mat& Xte, const arma::vec& sigma_in,
+                                    const arma::uvec& schedule, int K, double ridge, double jitter0,
+                                    const sigma_updater& reselect = nullptr) {
   const arma::uword N = Xtr.n_rows, m = Xte.n_rows, d = Ytr.n_cols;
   const arma::mat Xall = arma::join_cols(Xtr, Xte);
   const arma::mat D2 = sq_dist_cross(Xall, Xall);  // Q x Q, reused every round
-  const arma::vec us = arma::unique(sigma);
+  arma::vec sigma = sigma_in;
   sosi_result out;
   // cache of projection targets per test point (valid for cached_class)
   arma::ivec cached_class(m, arma::fill::value(-1));
@@ -566,6 +628,13 @@ inline sosi_result sosi_progressive(const arma::mat& Xtr, const arma::ivec& labe
     for (arma::uword t = 0; t < nt; ++t) cidx(N + t) = N + sel(t);
     arma::mat T = Ytr;
     if (nt > 0) T = arma::join_cols(Ytr, cached_y.rows(sel));
+    if (nt > 0 && reselect) {
+      sigma = reselect(r, Xall.rows(cidx), T);
+      if (sigma.n_elem != d || !sigma.is_finite() || sigma.min() <= 0) {
+        throw input_error("the re-selected RBF scales must be d positive numbers");
+      }
+    }
+    const arma::vec us = arma::unique(sigma);
     arma::mat C(L, d);
     arma::mat F(N + m, d);
     double jit = 0.0;
@@ -585,12 +654,14 @@ inline sosi_result sosi_progressive(const arma::mat& Xtr, const arma::ivec& labe
     rd.labels = lab;
     rd.conf = conf;
     rd.jitter = jit;
+    rd.sigma = sigma;
     out.rounds.push_back(rd);
     out.C = C;
     out.centres_test = sel;
     out.targets = (nt > 0) ? arma::mat(cached_y.rows(sel)) : arma::mat(0, d);
     out.Ftrain = Ftr;
     out.Ftest = Fte;
+    out.sigma = sigma;
   }
   return out;
 }
