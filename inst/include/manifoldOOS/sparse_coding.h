@@ -220,10 +220,50 @@ class dictionary {
   const arma::mat& Xt() const { return Xt_; }
   double sqnorm(uword j) const { return sqnorm_(j); }
 
+  // Precompute the Gram matrix X X^T of the training columns (N x N), so
+  // that col_dot() of two training columns is a look-up. Pays off when many
+  // queries are coded against the same dictionary (O(N^2 D) once, versus
+  // O(|A| D) per homotopy step that adds a training column).
+  void build_gram(int n_threads = 1) {
+    gram_.set_size(N_, N_);
+    const uword nb = (N_ + 3) / 4;
+    const double* Xt = Xt_.memptr();
+    double* G = gram_.memptr();
+    const uword N = N_, D = D_;
+    (void)n_threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 4) num_threads(n_threads)
+#endif
+    for (long blk = 0; blk < long(nb); ++blk) {
+      // columns q0 .. q0 + w - 1; rows i >= q0 (lower triangle, then mirrored)
+      const uword q0 = uword(blk) * 4, w = std::min<uword>(4, N - q0);
+      const double* V = Xt + q0 * D;
+      uword i = q0;
+      for (; i + 3 <= N; i += 3) {
+        if (w == 4) dot_block<3, 4>(Xt + i * D, V, D, G + q0 * N + i, N);
+        else for (uword c = 0; c < w; ++c) dot_block<3, 1>(Xt + i * D, V + c * D, D, G + (q0 + c) * N + i, N);
+      }
+      for (; i < N; ++i) {
+        if (w == 4) dot_block<1, 4>(Xt + i * D, V, D, G + q0 * N + i, N);
+        else for (uword c = 0; c < w; ++c) dot_block<1, 1>(Xt + i * D, V + c * D, D, G + (q0 + c) * N + i, N);
+      }
+    }
+    for (uword j = 0; j < N; ++j)
+      for (uword i = 0; i < j; ++i) G[j * N + i] = G[i * N + j];
+  }
+  bool has_gram() const { return !gram_.is_empty(); }
+
   // Inner product of dictionary columns i and j.
   double col_dot(uword i, uword j) const {
     if (i > j) std::swap(i, j);
-    if (j < N_) return vdot(Xt_.colptr(i), Xt_.colptr(j), D_);
+    if (j < N_) {
+      // the same arithmetic as the Gram matrix (dot_block), so a code does
+      // not depend on whether its batch built one
+      if (!gram_.is_empty()) return gram_(i, j);
+      double out;
+      dot_block<1, 1>(Xt_.colptr(i), Xt_.colptr(j), D_, &out, 1);
+      return out;
+    }
     if (i < N_) return identity_ ? X_(i, j - N_) : XE_(i, j - N_);
     if (identity_) return i == j ? 1.0 : 0.0;
     return EtE_(i - N_, j - N_);
@@ -322,6 +362,7 @@ class dictionary {
   uword D_ = 0, N_ = 0, De_ = 0;
   arma::mat XE_, EtE_;
   arma::vec sqnorm_;
+  arma::mat gram_;  // X X^T when build_gram() was called
 };
 
 // ---- result of one query ----------------------------------------------------
@@ -364,15 +405,41 @@ inline void certify(const dictionary& B, const double* x, code_result& r, arma::
 }
 
 // ---- Cholesky factor of B_A^T B_A with updates -----------------------------
+// Besides R (R^T R = B_A^T B_A) it keeps t = R^{-T} s for the sign vector s
+// of the active set, updated in O(|A|) when a column enters (one new entry)
+// or leaves (the same Givens rotations as R), so that the homotopy direction
+// d = (B_A^T B_A)^{-1} s needs only the back substitution R d = t.
 class active_cholesky {
  public:
-  explicit active_cholesky(uword cap) : R_(cap, cap, arma::fill::zeros), s_(0) {}
+  explicit active_cholesky(uword cap) : R_(cap, cap, arma::fill::zeros), t_(cap + 1), s_(0) {}
   uword size() const { return s_; }
   void clear() { s_ = 0; }
 
+  // Append a column with sign `sign` (s_A gains that entry); see add().
+  bool add_signed(const double* k, double kk, double sign) {
+    if (!add(k, kk)) return false;
+    const uword p = s_ - 1;
+    t_[p] = (sign - vdot(R_.colptr(p), t_.memptr(), p)) / R_(p, p);
+    return true;
+  }
+
+  // Recompute t = R^{-T} s from scratch (guards against drift).
+  void refresh(const double* sign) {
+    for (uword i = 0; i < s_; ++i) {
+      const double* Ri = R_.colptr(i);
+      t_[i] = (sign[i] - vdot(Ri, t_.memptr(), i)) / Ri[i];
+    }
+  }
+
+  // d = (B_A^T B_A)^{-1} s_A = R^{-1} t.
+  void direction(double* d) const {
+    std::copy(t_.memptr(), t_.memptr() + s_, d);
+    back_substitute(d);
+  }
+
   // Append column j (its inner products with the current columns in k,
   // squared norm kk). Returns false when the column is (numerically) in the
-  // span of the current ones.
+  // span of the current ones. (t is not extended: use add_signed.)
   bool add(const double* k, double kk) {
     if (s_ >= R_.n_cols) return false;
     double* w = R_.colptr(s_);
@@ -408,6 +475,9 @@ class active_cholesky {
         R_(i + 1, j) = -s * u + c * v;
       }
       R_(i + 1, i) = 0.0;
+      const double tu = t_[i], tv = t_[i + 1];
+      t_[i] = c * tu + s * tv;
+      t_[i + 1] = -s * tu + c * tv;
     }
   }
 
@@ -417,6 +487,12 @@ class active_cholesky {
       const double* Ri = R_.colptr(i);
       z[i] = (z[i] - vdot(Ri, z, i)) / Ri[i];
     }
+    back_substitute(z);
+  }
+
+ private:
+  // Solve R z = rhs in place.
+  void back_substitute(double* z) const {
     for (uword jj = s_; jj-- > 0;) {  // R z = t, column-oriented
       const double* Rj = R_.colptr(jj);
       const double zj = z[jj] / Rj[jj];
@@ -425,8 +501,8 @@ class active_cholesky {
     }
   }
 
- private:
   arma::mat R_;
+  arma::vec t_;
   uword s_;
 };
 
@@ -440,8 +516,10 @@ class homotopy_state {
  public:
   explicit homotopy_state(const dictionary& B)
       : B_(B), c_(B.M()), g_(B.M()), a_(B.M()), d_(B.D() + 1), v_(B.D()), kbuf_(B.D() + 1),
-        BA_(B.D(), B.D() + 1), mask_(B.M()), ratio_(B.M()),
-        active_(B.M()), blocked_(B.M()), chol_(B.D()) {}
+        mask_(B.M()), ratio_(B.M()), active_(B.M()), blocked_(B.M()), chol_(B.D()) {
+    A_.reserve(B.D() + 1);
+    sgn_.reserve(B.D() + 1);
+  }
 
   // Start query `id` with vector x (D).
   void start(uword id, const double* x, int max_steps) {
@@ -510,19 +588,9 @@ class homotopy_state {
  private:
   bool try_add(uword j, double s) {
     const uword na = A_.size();
-    // the candidate goes into the next free slot of BA_; k = B_A^T b_j
-    const uword D = B_.D();
-    double* bj = BA_.colptr(na);
-    B_.col_copy(j, bj);
-    if (j >= B_.N() && B_.identity()) {
-      const uword l = j - B_.N();
-      for (uword t = 0; t < na; ++t) kbuf_[t] = BA_(l, t);
-    } else {
-      uword t = 0;
-      for (; t + 3 <= na; t += 3) dot_block<3, 1>(BA_.colptr(t), bj, D, kbuf_.memptr() + t, 1);
-      for (; t < na; ++t) dot_block<1, 1>(BA_.colptr(t), bj, D, kbuf_.memptr() + t, 1);
-    }
-    if (!chol_.add(kbuf_.memptr(), B_.sqnorm(j))) return false;
+    // k = B_A^T b_j (look-ups in the Gram matrix or in X when it is cached)
+    for (uword t = 0; t < na; ++t) kbuf_[t] = B_.col_dot(A_[t], j);
+    if (!chol_.add_signed(kbuf_.memptr(), B_.sqnorm(j), s)) return false;
     A_.push_back(j);
     sgn_.push_back(s);
     active_[j] = 1;
@@ -532,14 +600,9 @@ class homotopy_state {
 
   // d = (B_A^T B_A)^{-1} s_A, v = B_A d.
   void direction() {
-    const uword na = A_.size();
-    for (uword t = 0; t < na; ++t) d_[t] = sgn_[t];
-    chol_.solve(d_.memptr());
-    // v = B_A d over the packed active columns
-    const uword D = B_.D();
-    double* v = v_.memptr();
-    std::fill(v, v + D, 0.0);
-    for (uword t = 0; t < na; ++t) vaxpy(d_[t], BA_.colptr(t), v, D);
+    if (out.steps % 64 == 63) chol_.refresh(sgn_.data());
+    chol_.direction(d_.memptr());
+    B_.combine(A_, d_.memptr(), v_.memptr());
   }
 
   // One homotopy step given g = B^T v. Returns 0 when lam reached 0, 1 after
@@ -604,8 +667,6 @@ class homotopy_state {
       last_sign_ = sgn_[pdrop];
       last_dropped_ = long(j);
       chol_.remove(uword(pdrop));
-      for (uword t = uword(pdrop); t + 1 < na; ++t)
-        std::copy(BA_.colptr(t + 1), BA_.colptr(t + 1) + B_.D(), BA_.colptr(t));
       A_.erase(A_.begin() + pdrop);
       sgn_.erase(sgn_.begin() + pdrop);
       active_[j] = 0;
@@ -657,7 +718,6 @@ class homotopy_state {
 
   const dictionary& B_;
   arma::vec c_, g_, a_, d_, v_, kbuf_, gwork_;
-  arma::mat BA_;  // the active columns b_{A_t}, packed (D x |A|)
   arma::vec mask_, ratio_;  // mask_j = +inf for active or blocked columns
   std::vector<char> active_, blocked_;
   std::vector<uword> A_;
@@ -918,6 +978,10 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
 
   if (opt.solver == solver_type::homotopy) {
     const int max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
+    // the Gram matrix of the training columns costs about as much as N / 4
+    // homotopy steps and saves O(|A| D) per added column: worth it for
+    // batches, and kept to 64 MB
+    if (m >= 32 && double(B.N()) * B.N() * 8.0 <= 64.0 * 1024 * 1024) B.build_gram(nt);
     interrupt_flag flag(1);
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
