@@ -25,6 +25,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(MO_NO_AVX2_KERNELS)
@@ -49,23 +50,28 @@ using arma::uword;
 #define MO_L1_VAXPY_BODY                                       \
   _Pragma("omp simd")                                          \
   for (uword i = 0; i < n; ++i) y[i] += alpha * x[i];
-#define MO_L1_RATIO_BODY                                                        \
-  _Pragma("omp simd")                                                           \
-  for (uword j = 0; j < n; ++j) {                                               \
+// (one entry; the division happens whatever the sign of the denominator
+// and is then discarded, so that the loop has no branch)
+#define MO_L1_RATIO_ONE(j)                                                      \
+  {                                                                             \
     const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];                              \
     const double n1 = std::max(lam - c[j], 0.0), n2 = std::max(lam + c[j], 0.0); \
-    const double r1 = d1 > 0 ? n1 / d1 : inf;                                   \
-    const double r2 = d2 > 0 ? n2 / d2 : inf;                                   \
+    const double q1 = n1 / d1, q2 = n2 / d2;                                    \
+    const double r1 = d1 > 0 ? q1 : inf;                                        \
+    const double r2 = d2 > 0 ? q2 : inf;                                        \
     r[j] = std::min(r1, r2) + mask[j];                                          \
+    best = std::min(best, r[j]);                                                \
   }
 
 namespace kern {
 inline double vdot_base(const double* a, const double* b, uword n) { MO_L1_VDOT_BODY }
 inline void vaxpy_base(double alpha, const double* x, double* y, uword n) { MO_L1_VAXPY_BODY }
-inline void ratio_base(const double* c, const double* g, const double* mask, double lam, uword n,
-                       double* r) {
+inline double ratio_base(const double* c, const double* g, const double* mask, double lam, uword n,
+                         double* r) {
   const double inf = std::numeric_limits<double>::infinity();
-  MO_L1_RATIO_BODY
+  double best = inf;
+  for (uword j = 0; j < n; ++j) MO_L1_RATIO_ONE(j)
+  return best;
 }
 
 // Block of dot products out[q * ldo + j] = <x_j, v_q> for R training samples
@@ -101,11 +107,32 @@ __attribute__((target("avx2,fma"))) inline double vdot_avx2(const double* a, con
                                                             uword n) { MO_L1_VDOT_BODY }
 __attribute__((target("avx2,fma"))) inline void vaxpy_avx2(double alpha, const double* x,
                                                            double* y, uword n) { MO_L1_VAXPY_BODY }
-__attribute__((target("avx2,fma"))) inline void ratio_avx2(const double* c, const double* g,
-                                                           const double* mask, double lam, uword n,
-                                                           double* r) {
+__attribute__((target("avx2,fma"))) inline double ratio_avx2(const double* c, const double* g,
+                                                             const double* mask, double lam,
+                                                             uword n, double* r) {
   const double inf = std::numeric_limits<double>::infinity();
-  MO_L1_RATIO_BODY
+  const __m256d vlam = _mm256_set1_pd(lam), one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd(),
+                vinf = _mm256_set1_pd(inf);
+  __m256d vbest = vinf;
+  const uword n4 = n / 4 * 4;
+  for (uword j = 0; j < n4; j += 4) {
+    const __m256d c4 = _mm256_loadu_pd(c + j), g4 = _mm256_loadu_pd(g + j);
+    const __m256d d1 = _mm256_sub_pd(one, g4), d2 = _mm256_add_pd(one, g4);
+    // max(lam -+ c, 0): the same operand order as std::max(x, 0.0)
+    const __m256d n1 = _mm256_max_pd(zero, _mm256_sub_pd(vlam, c4));
+    const __m256d n2 = _mm256_max_pd(zero, _mm256_add_pd(vlam, c4));
+    const __m256d q1 = _mm256_div_pd(n1, d1), q2 = _mm256_div_pd(n2, d2);
+    const __m256d r1 = _mm256_blendv_pd(vinf, q1, _mm256_cmp_pd(d1, zero, _CMP_GT_OQ));
+    const __m256d r2 = _mm256_blendv_pd(vinf, q2, _mm256_cmp_pd(d2, zero, _CMP_GT_OQ));
+    const __m256d rr = _mm256_add_pd(_mm256_min_pd(r1, r2), _mm256_loadu_pd(mask + j));
+    _mm256_storeu_pd(r + j, rr);
+    vbest = _mm256_min_pd(vbest, rr);
+  }
+  alignas(32) double b4[4];
+  _mm256_store_pd(b4, vbest);
+  double best = std::min(std::min(b4[0], b4[1]), std::min(b4[2], b4[3]));
+  for (uword j = n4; j < n; ++j) MO_L1_RATIO_ONE(j)
+  return best;
 }
 // (the small loops over R and C are unrolled so that the R x C accumulators
 // stay in registers)
@@ -171,12 +198,13 @@ inline void vaxpy(double alpha, const double* x, double* y, uword n) {
 // Homotopy step lengths to the next entry of each inactive column:
 // r_j = min over the signs of max(lam -+ c_j, 0) / (1 -+ g_j) (positive
 // denominators only) plus mask_j (0, or +inf for columns that may not enter).
-inline void entry_ratios(const double* c, const double* g, const double* mask, double lam, uword n,
-                         double* r) {
+// Returns min_j r_j.
+inline double entry_ratios(const double* c, const double* g, const double* mask, double lam,
+                           uword n, double* r) {
 #ifdef MO_L1_HAVE_AVX2
   if (kern::use_avx2()) return kern::ratio_avx2(c, g, mask, lam, n, r);
 #endif
-  kern::ratio_base(c, g, mask, lam, n, r);
+  return kern::ratio_base(c, g, mask, lam, n, r);
 }
 
 template <int R, int C>
@@ -220,46 +248,10 @@ class dictionary {
   const arma::mat& Xt() const { return Xt_; }
   double sqnorm(uword j) const { return sqnorm_(j); }
 
-  // Precompute the Gram matrix X X^T of the training columns (N x N), so
-  // that col_dot() of two training columns is a look-up. Pays off when many
-  // queries are coded against the same dictionary (O(N^2 D) once, versus
-  // O(|A| D) per homotopy step that adds a training column).
-  void build_gram(int n_threads = 1) {
-    gram_.set_size(N_, N_);
-    const uword nb = (N_ + 3) / 4;
-    const double* Xt = Xt_.memptr();
-    double* G = gram_.memptr();
-    const uword N = N_, D = D_;
-    (void)n_threads;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 4) num_threads(n_threads)
-#endif
-    for (long blk = 0; blk < long(nb); ++blk) {
-      // columns q0 .. q0 + w - 1; rows i >= q0 (lower triangle, then mirrored)
-      const uword q0 = uword(blk) * 4, w = std::min<uword>(4, N - q0);
-      const double* V = Xt + q0 * D;
-      uword i = q0;
-      for (; i + 3 <= N; i += 3) {
-        if (w == 4) dot_block<3, 4>(Xt + i * D, V, D, G + q0 * N + i, N);
-        else for (uword c = 0; c < w; ++c) dot_block<3, 1>(Xt + i * D, V + c * D, D, G + (q0 + c) * N + i, N);
-      }
-      for (; i < N; ++i) {
-        if (w == 4) dot_block<1, 4>(Xt + i * D, V, D, G + q0 * N + i, N);
-        else for (uword c = 0; c < w; ++c) dot_block<1, 1>(Xt + i * D, V + c * D, D, G + (q0 + c) * N + i, N);
-      }
-    }
-    for (uword j = 0; j < N; ++j)
-      for (uword i = 0; i < j; ++i) G[j * N + i] = G[i * N + j];
-  }
-  bool has_gram() const { return !gram_.is_empty(); }
-
   // Inner product of dictionary columns i and j.
   double col_dot(uword i, uword j) const {
     if (i > j) std::swap(i, j);
     if (j < N_) {
-      // the same arithmetic as the Gram matrix (dot_block), so a code does
-      // not depend on whether its batch built one
-      if (!gram_.is_empty()) return gram_(i, j);
       double out;
       dot_block<1, 1>(Xt_.colptr(i), Xt_.colptr(j), D_, &out, 1);
       return out;
@@ -324,7 +316,8 @@ class dictionary {
   // dictionary. Every (sample, query) pair goes through the same arithmetic
   // (see kern::dot_block_base), so a query's correlations do not depend on
   // the other queries of the batch.
-  void correlate_block(const double* V, uword b, double* out) const {
+  void correlate_block(const double* V, uword b, double* out, uword ldo = 0) const {
+    if (ldo == 0) ldo = N_;
     const double* Xt = Xt_.memptr();
     const uword N3 = N_ / 3 * 3;
     for (uword j = 0; j < N_; j += (j < N3 ? 3 : 1)) {
@@ -332,12 +325,12 @@ class dictionary {
       const double* xj = Xt + j * D_;
       uword q = 0;
       for (; q + 4 <= b; q += 4) {
-        if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * N_ + j, N_);
-        else dot_block<1, 4>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+        if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+        else dot_block<1, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
       }
       for (; q < b; ++q) {
-        if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * N_ + j, N_);
-        else dot_block<1, 1>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+        if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+        else dot_block<1, 1>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
       }
     }
   }
@@ -362,7 +355,6 @@ class dictionary {
   uword D_ = 0, N_ = 0, De_ = 0;
   arma::mat XE_, EtE_;
   arma::vec sqnorm_;
-  arma::mat gram_;  // X X^T when build_gram() was called
 };
 
 // ---- result of one query ----------------------------------------------------
@@ -404,43 +396,23 @@ inline void certify(const dictionary& B, const double* x, code_result& r, arma::
                 res <= 1e-9 * std::max(1.0, xnorm);
 }
 
-// ---- Cholesky factor of B_A^T B_A with updates -----------------------------
-// Besides R (R^T R = B_A^T B_A) it keeps t = R^{-T} s for the sign vector s
-// of the active set, updated in O(|A|) when a column enters (one new entry)
-// or leaves (the same Givens rotations as R), so that the homotopy direction
-// d = (B_A^T B_A)^{-1} s needs only the back substitution R d = t.
+// ---- Cholesky factor with updates -----------------------------------------
+// Upper-triangular R with R^T R = S, kept while columns enter (append),
+// leave (Givens rotations), and while S changes by a rank-one term
+// (S + w w^T: update; S - w w^T: downdate; Golub & Van Loan 6.5.4, as in
+// LINPACK dchud / dchdd).
 class active_cholesky {
  public:
-  explicit active_cholesky(uword cap) : R_(cap, cap, arma::fill::zeros), t_(cap + 1), s_(0) {}
+  explicit active_cholesky(uword cap)
+      : R_(cap, cap, arma::fill::zeros), p_(cap), cs_(cap), sn_(cap), s_(0) {}
   uword size() const { return s_; }
   void clear() { s_ = 0; }
 
-  // Append a column with sign `sign` (s_A gains that entry); see add().
-  bool add_signed(const double* k, double kk, double sign) {
-    if (!add(k, kk)) return false;
-    const uword p = s_ - 1;
-    t_[p] = (sign - vdot(R_.colptr(p), t_.memptr(), p)) / R_(p, p);
-    return true;
-  }
-
-  // Recompute t = R^{-T} s from scratch (guards against drift).
-  void refresh(const double* sign) {
-    for (uword i = 0; i < s_; ++i) {
-      const double* Ri = R_.colptr(i);
-      t_[i] = (sign[i] - vdot(Ri, t_.memptr(), i)) / Ri[i];
-    }
-  }
-
-  // d = (B_A^T B_A)^{-1} s_A = R^{-1} t.
-  void direction(double* d) const {
-    std::copy(t_.memptr(), t_.memptr() + s_, d);
-    back_substitute(d);
-  }
-
-  // Append column j (its inner products with the current columns in k,
-  // squared norm kk). Returns false when the column is (numerically) in the
-  // span of the current ones. (t is not extended: use add_signed.)
-  bool add(const double* k, double kk) {
+  // Append a column with inner products k (with the current columns) and
+  // squared norm kk; `scale` is the squared norm the rank test is relative
+  // to. Returns false when the column is (numerically) in the span of the
+  // current ones.
+  bool add(const double* k, double kk, double scale) {
     if (s_ >= R_.n_cols) return false;
     double* w = R_.colptr(s_);
     double ww = 0.0;
@@ -450,9 +422,7 @@ class active_cholesky {
       ww += w[i] * w[i];
     }
     const double r2 = kk - ww;
-    if (!(r2 > 1e-12 * kk) || !std::isfinite(r2)) {
-      return false;
-    }
+    if (!(r2 > 1e-12 * scale) || !std::isfinite(r2)) return false;
     w[s_] = std::sqrt(r2);
     ++s_;
     return true;
@@ -475,10 +445,57 @@ class active_cholesky {
         R_(i + 1, j) = -s * u + c * v;
       }
       R_(i + 1, i) = 0.0;
-      const double tu = t_[i], tv = t_[i + 1];
-      t_[i] = c * tu + s * tv;
-      t_[i + 1] = -s * tu + c * tv;
     }
+  }
+
+  // S <- S + w w^T (always possible).
+  void update(const double* w) {
+    for (uword j = 0; j < s_; ++j) {
+      double* Rj = R_.colptr(j);
+      double xj = w[j];
+      for (uword i = 0; i < j; ++i) {
+        const double t = cs_[i] * Rj[i] + sn_[i] * xj;
+        xj = cs_[i] * xj - sn_[i] * Rj[i];
+        Rj[i] = t;
+      }
+      const double h = std::hypot(Rj[j], xj);
+      cs_[j] = Rj[j] / h;
+      sn_[j] = xj / h;
+      Rj[j] = h;
+    }
+  }
+
+  // S <- S - w w^T when the result stays positive definite with the pivot
+  // test of add() (1 - w^T S^{-1} w > 1e-12 * scale); otherwise returns false
+  // and leaves R unchanged.
+  bool downdate(const double* w, double scale) {
+    double nrm = 0.0;
+    for (uword i = 0; i < s_; ++i) {  // R^T p = w
+      const double* Ri = R_.colptr(i);
+      p_[i] = (w[i] - vdot(Ri, p_.memptr(), i)) / Ri[i];
+      nrm += p_[i] * p_[i];
+    }
+    const double r2 = 1.0 - nrm;
+    if (!(r2 > 1e-12 * scale) || !std::isfinite(r2)) return false;
+    double alpha = std::sqrt(r2);
+    for (uword i = s_; i-- > 0;) {
+      const double sc = alpha + std::abs(p_[i]);
+      const double a = alpha / sc, b = p_[i] / sc;
+      const double h = std::sqrt(a * a + b * b);
+      cs_[i] = a / h;
+      sn_[i] = b / h;
+      alpha = sc * h;
+    }
+    for (uword j = 0; j < s_; ++j) {
+      double* Rj = R_.colptr(j);
+      double xx = 0.0;
+      for (uword i = j + 1; i-- > 0;) {
+        const double t = cs_[i] * xx + sn_[i] * Rj[i];
+        Rj[i] = cs_[i] * Rj[i] - sn_[i] * xx;
+        xx = t;
+      }
+    }
+    return true;
   }
 
   // Solve R^T R z = rhs in place (size s).
@@ -487,12 +504,6 @@ class active_cholesky {
       const double* Ri = R_.colptr(i);
       z[i] = (z[i] - vdot(Ri, z, i)) / Ri[i];
     }
-    back_substitute(z);
-  }
-
- private:
-  // Solve R z = rhs in place.
-  void back_substitute(double* z) const {
     for (uword jj = s_; jj-- > 0;) {  // R z = t, column-oriented
       const double* Rj = R_.colptr(jj);
       const double zj = z[jj] / Rj[jj];
@@ -501,24 +512,38 @@ class active_cholesky {
     }
   }
 
+ private:
   arma::mat R_;
-  arma::vec t_;
+  arma::vec p_, cs_, sn_;
   uword s_;
 };
 
 // ---- homotopy ----------------------------------------------------------------
-// One query's Lasso path, written as a state machine so that several queries
-// can be advanced in lockstep: every step needs the training correlations
-// B_N^T r of one D-vector r (request()), which the driver computes for all
-// live queries in one pass over the dictionary (correlate_block), then
-// receive() finishes the step.
+// One query's Lasso path over B = [X^T I], written as a state machine so
+// that several queries can be advanced in lockstep: every step needs the
+// training correlations X r of one D-vector r (request()), which the driver
+// computes for all live queries in one pass over the dictionary
+// (correlate_block), then receive() finishes the step.
+//
+// The active set is split into training columns A (x_j, j in A) and
+// coordinates I (identity columns e_l). With F the coordinates not in I, the
+// system (B_act^T B_act) [d_A; d_I] = [s_A; s_I] reduces to
+//     S d_A = s_A - X_A sigma,   S = X_A[, F] X_A[, F]^T,   d_I = s_I - (X_A^T d_A)_I,
+// (sigma = s_I on I, 0 elsewhere), and the direction v = B_act d is
+// u = X_A^T d_A on F and s_I on I. Only the Cholesky factor of S
+// (|A| x |A|, about a third of the active set at the end of the path on face
+// data) is kept: a coordinate entering or leaving I is a rank-one downdate
+// or update of S, a training column entering or leaving is an append or a
+// Givens removal.
 class homotopy_state {
  public:
   explicit homotopy_state(const dictionary& B)
-      : B_(B), c_(B.M()), g_(B.M()), a_(B.M()), d_(B.D() + 1), v_(B.D()), kbuf_(B.D() + 1),
-        mask_(B.M()), ratio_(B.M()), active_(B.M()), blocked_(B.M()), chol_(B.D()) {
+      : B_(B), c_(B.M()), a_(B.M()), dA_(B.D() + 1), rhs_(B.D() + 1), v_(B.D()),
+        u_(B.D()), sigma_(B.D()), xF_(B.D()), kbuf_(B.D() + 1), mask_(B.M()), ratio_(B.M()),
+        active_(B.M()), blocked_(B.M()), chol_(B.D()) {
     A_.reserve(B.D() + 1);
-    sgn_.reserve(B.D() + 1);
+    sA_.reserve(B.D() + 1);
+    I_.reserve(B.D() + 1);
   }
 
   // Start query `id` with vector x (D).
@@ -529,7 +554,9 @@ class homotopy_state {
     out = code_result();
     out.dual.zeros(B_.D());
     A_.clear();
-    sgn_.clear();
+    sA_.clear();
+    I_.clear();
+    sigma_.zeros();
     chol_.clear();
     std::fill(active_.begin(), active_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
@@ -546,14 +573,16 @@ class homotopy_state {
   // The D-vector whose training correlations are needed next.
   const double* request() const { return v_.memptr(); }
 
-  // Training correlations gN (N) of request(); advances one step. Sets
-  // status to 1 (finished; `out` holds the certified or uncertified code)
-  // or 2 (failed: the caller falls back to ADMM).
-  void receive(const double* gN) {
-    const uword N = B_.N();
+  // Training correlations of request() in gN[0 .. N-1]; gN has room for M
+  // entries and is used as scratch for B^T v (the error part is written
+  // here). Advances one step. Sets status to 1 (finished; `out` holds the
+  // certified or uncertified code) or 2 (failed: the caller falls back to
+  // ADMM).
+  void receive(double* gN) {
+    const uword N = B_.N(), D = B_.D();
     if (phase_ == 0) {
       std::copy(gN, gN + N, c_.begin());
-      B_.error_correlate(x_, c_.memptr() + N);
+      std::copy(x_, x_ + D, c_.memptr() + N);
       lam_ = 0.0;
       uword jmax = 0;
       for (uword j = 0; j < B_.M(); ++j) {
@@ -570,8 +599,8 @@ class homotopy_state {
       direction();
       return;
     }
-    std::copy(gN, gN + N, g_.begin());
-    B_.error_correlate(v_.memptr(), g_.memptr() + N);
+    std::copy(v_.memptr(), v_.memptr() + D, gN + N);
+    g_ = gN;
     const int ev = step();
     if (ev < 0) { status = 2; return; }
     if (ev == 0) {
@@ -586,40 +615,97 @@ class homotopy_state {
   int status = 0;
 
  private:
+  uword n_active() const { return A_.size() + I_.size(); }
+
+  // w_t = x_{A_t, l} (the coordinate l of the active training columns)
+  void gather_coordinate(uword l) {
+    const double* Xt = B_.Xt().memptr();
+    const uword D = B_.D();
+    for (uword t = 0; t < A_.size(); ++t) kbuf_[t] = Xt[A_[t] * D + l];
+  }
+
   bool try_add(uword j, double s) {
-    const uword na = A_.size();
-    // k = B_A^T b_j (look-ups in the Gram matrix or in X when it is cached)
-    for (uword t = 0; t < na; ++t) kbuf_[t] = B_.col_dot(A_[t], j);
-    if (!chol_.add_signed(kbuf_.memptr(), B_.sqnorm(j), s)) return false;
-    A_.push_back(j);
-    sgn_.push_back(s);
+    const uword N = B_.N(), D = B_.D();
+    const double* Xt = B_.Xt().memptr();
+    if (j < N) {
+      // k_t = x_{A_t}[F] . x_j[F], kk = ||x_j[F]||^2
+      const double* xj = Xt + j * D;
+      for (uword l = 0; l < D; ++l) xF_[l] = sigma_[l] != 0.0 ? 0.0 : xj[l];
+      const uword na = A_.size();
+      uword t = 0;
+      for (; t + 3 <= na; t += 3) {
+        double o[3];
+        // three columns that need not be adjacent: one at a time
+        for (int r = 0; r < 3; ++r) dot_block<1, 1>(Xt + A_[t + r] * D, xF_.memptr(), D, o + r, 1);
+        kbuf_[t] = o[0]; kbuf_[t + 1] = o[1]; kbuf_[t + 2] = o[2];
+      }
+      for (; t < na; ++t) dot_block<1, 1>(Xt + A_[t] * D, xF_.memptr(), D, kbuf_.memptr() + t, 1);
+      double kk;
+      dot_block<1, 1>(xF_.memptr(), xF_.memptr(), D, &kk, 1);
+      if (!chol_.add(kbuf_.memptr(), kk, B_.sqnorm(j))) return false;
+      A_.push_back(j);
+      sA_.push_back(s);
+      rhs_[na] = s - vdot(xj, sigma_.memptr(), D);
+    } else {
+      const uword l = j - N;
+      gather_coordinate(l);
+      if (!chol_.downdate(kbuf_.memptr(), 1.0)) return false;
+      for (uword t = 0; t < A_.size(); ++t) rhs_[t] -= kbuf_[t] * s;
+      I_.push_back(l);
+      sigma_[l] = s;
+    }
     active_[j] = 1;
     mask_[j] = std::numeric_limits<double>::infinity();
     return true;
   }
 
-  // d = (B_A^T B_A)^{-1} s_A, v = B_A d.
+  // Remove training column at position p of A, or coordinate at position p of I.
+  void drop_training(uword p) {
+    chol_.remove(p);
+    A_.erase(A_.begin() + p);
+    sA_.erase(sA_.begin() + p);
+    for (uword t = p; t < A_.size(); ++t) rhs_[t] = rhs_[t + 1];
+  }
+  void drop_coordinate(uword p) {
+    const uword l = I_[p];
+    gather_coordinate(l);
+    chol_.update(kbuf_.memptr());
+    for (uword t = 0; t < A_.size(); ++t) rhs_[t] += kbuf_[t] * sigma_[l];
+    sigma_[l] = 0.0;
+    I_[p] = I_.back();
+    I_.pop_back();
+  }
+
+  // d_A = S^{-1} (s_A - X_A sigma), u = X_A^T d_A, v = u on F and s_I on I.
   void direction() {
-    if (out.steps % 64 == 63) chol_.refresh(sgn_.data());
-    chol_.direction(d_.memptr());
-    B_.combine(A_, d_.memptr(), v_.memptr());
+    const uword na = A_.size(), D = B_.D();
+    if (out.steps % 64 == 63) {  // re-form the right-hand side (drift)
+      const double* Xt = B_.Xt().memptr();
+      for (uword t = 0; t < na; ++t) rhs_[t] = sA_[t] - vdot(Xt + A_[t] * D, sigma_.memptr(), D);
+    }
+    std::copy(rhs_.memptr(), rhs_.memptr() + na, dA_.memptr());
+    chol_.solve(dA_.memptr());
+    B_.combine(A_, dA_.memptr(), u_.memptr());
+    double* v = v_.memptr();
+    std::copy(u_.memptr(), u_.memptr() + D, v);
+    for (uword l : I_) v[l] = sigma_[l];
   }
 
   // One homotopy step given g = B^T v. Returns 0 when lam reached 0, 1 after
   // an add or drop event, -1 on failure.
   int step() {
-    const uword D = B_.D(), M = B_.M();
+    const uword N = B_.N(), D = B_.D(), M = B_.M();
     ++out.steps;
-    const uword na = A_.size();
+    const uword nA = A_.size(), nI = I_.size();
     double gadd = std::numeric_limits<double>::infinity();
     long jadd = -1;
     double sadd = 0.0;
-    if (na < D) {
+    if (nA + nI < D) {
       const double* c = c_.memptr();
-      const double* g = g_.memptr();
+      const double* g = g_;
       // vectorised ratios, then the first minimiser (ties: the lower index,
       // the + sign first)
-      entry_ratios(c, g, mask_.memptr(), lam_, M, ratio_.memptr());
+      gadd = entry_ratios(c, g, mask_.memptr(), lam_, M, ratio_.memptr());
       const double* r = ratio_.memptr();
       if (last_dropped_ >= 0) {  // the column just dropped may re-enter only with the other sign
         const uword j = uword(last_dropped_);
@@ -627,9 +713,16 @@ class homotopy_state {
         const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];
         if (d1 > 0 && !(last_sign_ > 0)) best = std::max(lam_ - c[j], 0.0) / d1;
         if (d2 > 0 && !(last_sign_ < 0)) best = std::min(best, std::max(lam_ + c[j], 0.0) / d2);
+        const double old = ratio_[j];
         ratio_[j] = best + mask_[j];
+        // the minimum changes only if this entry was it or now goes below it
+        if (ratio_[j] < gadd) {
+          gadd = ratio_[j];
+        } else if (old == gadd && ratio_[j] != old) {
+          gadd = std::numeric_limits<double>::infinity();
+          for (uword jj = 0; jj < M; ++jj) gadd = std::min(gadd, r[jj]);
+        }
       }
-      for (uword j = 0; j < M; ++j) gadd = std::min(gadd, r[j]);
       if (gadd < std::numeric_limits<double>::infinity()) {
         uword j = 0;
         while (!(r[j] == gadd)) ++j;
@@ -639,40 +732,53 @@ class homotopy_state {
         sadd = (plus_ok && std::max(lam_ - c[j], 0.0) / d1 == gadd) ? 1.0 : -1.0;
       }
     }
+    // drops: training columns (direction dA), coordinates (d_l = s_l - u_l)
     double gdrop = std::numeric_limits<double>::infinity();
     long pdrop = -1;
-    for (uword t = 0; t < na; ++t) {
-      const double dt = d_[t];
+    bool drop_coord = false;
+    for (uword t = 0; t < nA; ++t) {
+      const double dt = dA_[t];
       if (dt == 0.0) continue;
       const double gam = -a_[A_[t]] / dt;
       if (gam > 0 && gam < gdrop) { gdrop = gam; pdrop = long(t); }
+    }
+    for (uword p = 0; p < nI; ++p) {
+      const uword l = I_[p];
+      const double dl = sigma_[l] - u_[l];
+      if (dl == 0.0) continue;
+      const double gam = -a_[N + l] / dl;
+      if (gam > 0 && gam < gdrop) { gdrop = gam; pdrop = long(p); drop_coord = true; }
     }
     double gam = lam_;
     int event = 0;  // 0: reach lam = 0, 1: add, 2: drop
     if (gadd < gam) { gam = gadd; event = 1; }
     if (gdrop < gam) { gam = gdrop; event = 2; }
     if (!std::isfinite(gam)) return -1;
-    for (uword t = 0; t < na; ++t) a_[A_[t]] += gam * d_[t];
-    {
-      double* c = c_.memptr();
-      const double* g = g_.memptr();
-      for (uword j = 0; j < M; ++j) c[j] -= gam * g[j];
-    }
+    for (uword t = 0; t < nA; ++t) a_[A_[t]] += gam * dA_[t];
+    for (uword l : I_) a_[N + l] += gam * (sigma_[l] - u_[l]);
+    vaxpy(-gam, g_, c_.memptr(), M);
     lam_ -= gam;
-    for (uword t = 0; t < na; ++t) c_[A_[t]] = lam_ * sgn_[t];
+    for (uword t = 0; t < nA; ++t) c_[A_[t]] = lam_ * sA_[t];
+    for (uword l : I_) c_[N + l] = lam_ * sigma_[l];
     if (event == 0 || lam_ <= 1e-14 * lam0_) return 0;
     if (event == 2) {
-      const uword j = A_[pdrop];
+      uword j;
+      if (drop_coord) {
+        j = N + I_[pdrop];
+        last_sign_ = sigma_[I_[pdrop]];
+        drop_coordinate(uword(pdrop));
+      } else {
+        j = A_[pdrop];
+        last_sign_ = sA_[pdrop];
+        drop_training(uword(pdrop));
+      }
       a_[j] = 0.0;
-      last_sign_ = sgn_[pdrop];
       last_dropped_ = long(j);
-      chol_.remove(uword(pdrop));
-      A_.erase(A_.begin() + pdrop);
-      sgn_.erase(sgn_.begin() + pdrop);
       active_[j] = 0;
       std::fill(blocked_.begin(), blocked_.end(), 0);
       mask_.zeros();
       for (uword t : A_) mask_[t] = std::numeric_limits<double>::infinity();
+      for (uword l : I_) mask_[N + l] = std::numeric_limits<double>::infinity();
       ++out.drops;
     } else {
       last_dropped_ = -1;
@@ -684,27 +790,26 @@ class homotopy_state {
     return 1;
   }
 
-  // End point: least-squares solve of B_A a_A = x on the final active set
-  // (exact for |A| = D) with two refinement steps; dual y = B_A (B_A^T
-  // B_A)^{-1} s_A, the direction of the last segment. Then certify.
+  // End point: least-squares solve of B_act a = x on the final active set
+  // (exact for |A| + |I| = D) with two refinement steps: S a_A = X_A[, F]
+  // x[F], a_I = (x - X_A^T a_A)_I. Dual y = the direction of the last
+  // segment. Then certify.
   bool finish() {
-    const uword D = B_.D();
+    const uword N = B_.N(), D = B_.D();
     const uword na = A_.size();
-    if (na == 0) return false;
-    arma::vec aa(na), rhs(na), r(D);
-    for (uword t = 0; t < na; ++t) rhs[t] = B_.col_dot_query(A_[t], x_);
-    aa = rhs;
-    chol_.solve(aa.memptr());
-    for (int it = 0; it < 2; ++it) {
-      B_.combine(A_, aa.memptr(), r.memptr());
-      for (uword i = 0; i < D; ++i) r[i] = x_[i] - r[i];
-      for (uword t = 0; t < na; ++t) rhs[t] = B_.col_dot_query(A_[t], r.memptr());
+    if (n_active() == 0) return false;
+    const double* Xt = B_.Xt().memptr();
+    arma::vec aa(na, arma::fill::zeros), rhs(na), r(D);
+    std::copy(x_, x_ + D, r.memptr());
+    for (int it = 0; it < 3; ++it) {  // r = residual on F
+      for (uword l : I_) r[l] = 0.0;
+      for (uword t = 0; t < na; ++t) rhs[t] = vdot(Xt + A_[t] * D, r.memptr(), D);
       chol_.solve(rhs.memptr());
       aa += rhs;
+      B_.combine(A_, aa.memptr(), u_.memptr());
+      for (uword l = 0; l < D; ++l) r[l] = x_[l] - u_[l];
     }
-    for (uword t = 0; t < na; ++t) d_[t] = sgn_[t];
-    chol_.solve(d_.memptr());
-    B_.combine(A_, d_.memptr(), out.dual.memptr());
+    // r = x - X_A^T a_A: its I-part is a_I
     out.support.clear();
     out.values.clear();
     for (uword t = 0; t < na; ++t) {
@@ -712,16 +817,26 @@ class homotopy_state {
       out.support.push_back(A_[t]);
       out.values.push_back(aa[t]);
     }
+    std::vector<uword> Is(I_);
+    std::sort(Is.begin(), Is.end());
+    for (uword l : Is) {
+      if (r[l] == 0.0) continue;
+      out.support.push_back(N + l);
+      out.values.push_back(r[l]);
+    }
+    direction();
+    std::copy(v_.memptr(), v_.memptr() + D, out.dual.memptr());
     certify(B_, x_, out, gwork_);
     return out.certified;
   }
 
   const dictionary& B_;
-  arma::vec c_, g_, a_, d_, v_, kbuf_, gwork_;
+  const double* g_ = nullptr;  // B^T v of the current step (the driver's buffer)
+  arma::vec c_, a_, dA_, rhs_, v_, u_, sigma_, xF_, kbuf_, gwork_;
   arma::vec mask_, ratio_;  // mask_j = +inf for active or blocked columns
   std::vector<char> active_, blocked_;
-  std::vector<uword> A_;
-  std::vector<double> sgn_;
+  std::vector<uword> A_, I_;  // active training columns (Cholesky order), coordinates
+  std::vector<double> sA_;    // signs of the active training columns
   active_cholesky chol_;
   uword id_ = 0;
   const double* x_ = nullptr;
@@ -736,7 +851,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
                               const std::vector<uword>& ids, uword width, int max_steps,
                               const std::function<void(uword, code_result&)>& sink,
                               std::vector<uword>& failed, interrupt_flag& flag) {
-  const uword D = B.D(), N = B.N();
+  const uword D = B.D();
   width = std::max<uword>(1, width);
   std::vector<homotopy_state> slots;
   slots.reserve(width);
@@ -750,7 +865,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
       ++next;
     }
   }
-  arma::mat V(D, width, arma::fill::zeros), G(N, width);
+  arma::mat V(D, width, arma::fill::zeros), G(B.M(), width);
   std::vector<uword> col(width);
   long iter = 0;
   while (true) {
@@ -764,7 +879,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
     if (nl == 0) break;
     const uword b = nl;
     if (flag.poll(iter++)) return;
-    B.correlate_block(V.memptr(), b, G.memptr());
+    B.correlate_block(V.memptr(), b, G.memptr(), B.M());
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
       homotopy_state& st = slots[s];
@@ -976,12 +1091,36 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
   std::vector<uword> need_admm;
   std::vector<char> fb(m, 0);
 
-  if (opt.solver == solver_type::homotopy) {
+  // The homotopy works on [X^T I]. A square invertible error basis E is
+  // brought to that form by x -> E^{-1} x (the same codes; the dual is
+  // y = E^{-T} y', certified again against the original dictionary); any
+  // other error basis goes to ADMM (flagged as a fallback).
+  const dictionary* Bh = &B;
+  const arma::mat* Qh = &Qt;
+  std::unique_ptr<dictionary> Bh_own;
+  arma::mat Xh, Qht, Einv;
+  bool homotopy_ok = opt.solver == solver_type::homotopy;
+  if (homotopy_ok && !B.identity()) {
+    homotopy_ok = E.n_cols == D && arma::rcond(E) > 1e-10 && arma::inv(Einv, E);
+    if (homotopy_ok) {
+      Xh = X * Einv.t();
+      Qht = Einv * Qt;
+      Bh_own.reset(new dictionary(Xh));
+      Bh = Bh_own.get();
+      Qh = &Qht;
+    }
+  }
+  auto hsink = [&](uword i, code_result& r) {
+    if (Bh != &B) {
+      r.dual = Einv.t() * r.dual;
+      arma::vec gw;
+      certify(B, Qt.colptr(i), r, gw);
+    }
+    sink(i, r);
+  };
+
+  if (homotopy_ok) {
     const int max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
-    // the Gram matrix of the training columns costs about as much as N / 4
-    // homotopy steps and saves O(|A| D) per added column: worth it for
-    // batches, and kept to 64 MB
-    if (m >= 32 && double(B.N()) * B.N() * 8.0 <= 64.0 * 1024 * 1024) B.build_gram(nt);
     interrupt_flag flag(1);
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
@@ -996,7 +1135,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
       std::vector<uword> mine;
       for (uword i = uword(tid); i < m; i += uword(nt)) mine.push_back(i);
       try {
-        homotopy_lockstep(B, Qt, mine, opt.width, max_steps, sink, fails[tid], flag);
+        homotopy_lockstep(*Bh, *Qh, mine, opt.width, max_steps, hsink, fails[tid], flag);
       } catch (...) {
 #ifdef _OPENMP
 #pragma omp atomic write
@@ -1012,6 +1151,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
   } else {
     need_admm.resize(m);
     for (uword i = 0; i < m; ++i) need_admm[i] = i;
+    if (opt.solver == solver_type::homotopy) std::fill(fb.begin(), fb.end(), 1);
   }
   if (need_admm.empty()) return;
 
