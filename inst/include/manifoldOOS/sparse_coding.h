@@ -1121,7 +1121,10 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
 
   if (homotopy_ok) {
     const int max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
-    interrupt_flag flag(1);
+    // one lockstep iteration takes well under a millisecond, and a poll from
+    // R (R_CheckUserInterrupt inside a top-level context and a tryCatch) tens
+    // of microseconds: poll every 32 iterations
+    interrupt_flag flag(32);
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
 #ifdef _OPENMP
