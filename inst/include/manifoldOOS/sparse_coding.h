@@ -221,7 +221,7 @@ class dictionary {
   // X: N x D training samples (rows). E: D x De error basis; an empty matrix
   // means the identity I_D.
   dictionary(const arma::mat& X, const arma::mat& E = arma::mat())
-      : X_(X), Xt_(X.t()), identity_(E.is_empty()), E_(E) {
+      : Xt_(X.t()), identity_(E.is_empty()), E_(E) {
     D_ = X.n_cols;
     N_ = X.n_rows;
     if (D_ < 1 || N_ < 1) throw input_error("the dictionary needs at least one sample and one feature");
@@ -232,7 +232,6 @@ class dictionary {
       if (E.n_rows != D_) throw input_error("the error basis must have one row per feature");
       if (!E.is_finite()) throw input_error("the error basis contains non-finite values");
       De_ = E.n_cols;
-      XE_ = X * E;
       EtE_ = E.t() * E;
     }
     sqnorm_.set_size(N_ + De_);
@@ -247,38 +246,6 @@ class dictionary {
   bool identity() const { return identity_; }
   const arma::mat& Xt() const { return Xt_; }
   double sqnorm(uword j) const { return sqnorm_(j); }
-
-  // Inner product of dictionary columns i and j.
-  double col_dot(uword i, uword j) const {
-    if (i > j) std::swap(i, j);
-    if (j < N_) {
-      double out;
-      dot_block<1, 1>(Xt_.colptr(i), Xt_.colptr(j), D_, &out, 1);
-      return out;
-    }
-    if (i < N_) return identity_ ? X_(i, j - N_) : XE_(i, j - N_);
-    if (identity_) return i == j ? 1.0 : 0.0;
-    return EtE_(i - N_, j - N_);
-  }
-
-  // b_j^T x for a D-vector x.
-  double col_dot_query(uword j, const double* x) const {
-    if (j < N_) return vdot(Xt_.colptr(j), x, D_);
-    if (identity_) return x[j - N_];
-    return vdot(E_.colptr(j - N_), x, D_);
-  }
-
-  // out (D) = b_j
-  void col_copy(uword j, double* out) const {
-    if (j < N_) {
-      std::copy(Xt_.colptr(j), Xt_.colptr(j) + D_, out);
-    } else if (identity_) {
-      std::fill(out, out + D_, 0.0);
-      out[j - N_] = 1.0;
-    } else {
-      std::copy(E_.colptr(j - N_), E_.colptr(j - N_) + D_, out);
-    }
-  }
 
   // out (D) = sum_t coef[t] * b_{cols[t]}
   void combine(const std::vector<uword>& cols, const double* coef, double* out) const {
@@ -348,12 +315,11 @@ class dictionary {
   }
 
  private:
-  const arma::mat& X_;
   arma::mat Xt_;
   bool identity_;
   arma::mat E_;
   uword D_ = 0, N_ = 0, De_ = 0;
-  arma::mat XE_, EtE_;
+  arma::mat EtE_;
   arma::vec sqnorm_;
 };
 
