@@ -90,9 +90,8 @@ test_that("a scaled coordinate vector is coded by the error part alone", {
 })
 
 test_that("queries are coded independently of the batch and of the thread count", {
-  # 40 queries: the batch precomputes the Gram matrix of the dictionary
-  # (batches of 32 or more), single queries do not; the codes must agree
-  # to the last bit all the same
+  # 40 queries, advanced eight at a time in lockstep: a query's code must
+  # not depend on the others it shares the correlation passes with
   pr <- l1_problem(20, 80, 40, seed = 8)
   full <- l1_code(pr$X, pr$Q, n_threads = 1)
   full2 <- l1_code(pr$X, pr$Q, n_threads = 2)
