@@ -47,6 +47,21 @@ using arma::uword;
   _Pragma("omp simd reduction(+ : s)")                         \
   for (uword i = 0; i < n; ++i) s += a[i] * b[i];              \
   return s;
+// y += a0 x0 + a1 x1 + a2 x2 + a3 x3 (y read and written once)
+#define MO_L1_VAXPY4_BODY                                                         \
+  _Pragma("omp simd")                                                             \
+  for (uword i = 0; i < n; ++i) y[i] += (a[0] * x0[i] + a[1] * x1[i]) + (a[2] * x2[i] + a[3] * x3[i]);
+// out[q] = <xq, y> for four vectors (y read once)
+#define MO_L1_VDOT4_BODY                                       \
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;               \
+  _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")            \
+  for (uword i = 0; i < n; ++i) {                              \
+    s0 += x0[i] * y[i];                                        \
+    s1 += x1[i] * y[i];                                        \
+    s2 += x2[i] * y[i];                                        \
+    s3 += x3[i] * y[i];                                        \
+  }                                                            \
+  out[0] = s0; out[1] = s1; out[2] = s2; out[3] = s3;
 #define MO_L1_VAXPY_BODY                                       \
   _Pragma("omp simd")                                          \
   for (uword i = 0; i < n; ++i) y[i] += alpha * x[i];
@@ -66,6 +81,10 @@ using arma::uword;
 namespace kern {
 inline double vdot_base(const double* a, const double* b, uword n) { MO_L1_VDOT_BODY }
 inline void vaxpy_base(double alpha, const double* x, double* y, uword n) { MO_L1_VAXPY_BODY }
+inline void vdot4_base(const double* x0, const double* x1, const double* x2, const double* x3,
+                       const double* y, uword n, double* out) { MO_L1_VDOT4_BODY }
+inline void vaxpy4_base(const double* a, const double* x0, const double* x1, const double* x2,
+                        const double* x3, double* y, uword n) { MO_L1_VAXPY4_BODY }
 inline double ratio_base(const double* c, const double* g, const double* mask, double lam, uword n,
                          double* r) {
   const double inf = std::numeric_limits<double>::infinity();
@@ -107,6 +126,14 @@ __attribute__((target("avx2,fma"))) inline double vdot_avx2(const double* a, con
                                                             uword n) { MO_L1_VDOT_BODY }
 __attribute__((target("avx2,fma"))) inline void vaxpy_avx2(double alpha, const double* x,
                                                            double* y, uword n) { MO_L1_VAXPY_BODY }
+__attribute__((target("avx2,fma"))) inline void vdot4_avx2(const double* x0, const double* x1,
+                                                           const double* x2, const double* x3,
+                                                           const double* y, uword n,
+                                                           double* out) { MO_L1_VDOT4_BODY }
+__attribute__((target("avx2,fma"))) inline void vaxpy4_avx2(const double* a, const double* x0,
+                                                            const double* x1, const double* x2,
+                                                            const double* x3, double* y,
+                                                            uword n) { MO_L1_VAXPY4_BODY }
 __attribute__((target("avx2,fma"))) inline double ratio_avx2(const double* c, const double* g,
                                                              const double* mask, double lam,
                                                              uword n, double* r) {
@@ -188,6 +215,22 @@ inline double vdot(const double* a, const double* b, uword n) {
   return kern::vdot_base(a, b, n);
 }
 
+inline void vdot4(const double* x0, const double* x1, const double* x2, const double* x3,
+                  const double* y, uword n, double* out) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::vdot4_avx2(x0, x1, x2, x3, y, n, out);
+#endif
+  kern::vdot4_base(x0, x1, x2, x3, y, n, out);
+}
+
+inline void vaxpy4(const double* a, const double* x0, const double* x1, const double* x2,
+                   const double* x3, double* y, uword n) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::vaxpy4_avx2(a, x0, x1, x2, x3, y, n);
+#endif
+  kern::vaxpy4_base(a, x0, x1, x2, x3, y, n);
+}
+
 inline void vaxpy(double alpha, const double* x, double* y, uword n) {
 #ifdef MO_L1_HAVE_AVX2
   if (kern::use_avx2()) return kern::vaxpy_avx2(alpha, x, y, n);
@@ -248,18 +291,28 @@ class dictionary {
   double sqnorm(uword j) const { return sqnorm_(j); }
 
   // out (D) = sum_t coef[t] * b_{cols[t]}
+  // (training columns four at a time)
   void combine(const std::vector<uword>& cols, const double* coef, double* out) const {
     std::fill(out, out + D_, 0.0);
+    const double* pend[4];
+    double cend[4];
+    int np = 0;
     for (uword t = 0; t < cols.size(); ++t) {
       const uword j = cols[t];
       if (j < N_) {
-        vaxpy(coef[t], Xt_.colptr(j), out, D_);
+        pend[np] = Xt_.colptr(j);
+        cend[np] = coef[t];
+        if (++np == 4) {
+          vaxpy4(cend, pend[0], pend[1], pend[2], pend[3], out, D_);
+          np = 0;
+        }
       } else if (identity_) {
         out[j - N_] += coef[t];
       } else {
         vaxpy(coef[t], E_.colptr(j - N_), out, D_);
       }
     }
+    for (int q = 0; q < np; ++q) vaxpy(cend[q], pend[q], out, D_);
   }
 
   // g (M) = B^T v (direct: O(M D)).
@@ -599,13 +652,10 @@ class homotopy_state {
       for (uword l = 0; l < D; ++l) xF_[l] = sigma_[l] != 0.0 ? 0.0 : xj[l];
       const uword na = A_.size();
       uword t = 0;
-      for (; t + 3 <= na; t += 3) {
-        double o[3];
-        // three columns that need not be adjacent: one at a time
-        for (int r = 0; r < 3; ++r) dot_block<1, 1>(Xt + A_[t + r] * D, xF_.memptr(), D, o + r, 1);
-        kbuf_[t] = o[0]; kbuf_[t + 1] = o[1]; kbuf_[t + 2] = o[2];
-      }
-      for (; t < na; ++t) dot_block<1, 1>(Xt + A_[t] * D, xF_.memptr(), D, kbuf_.memptr() + t, 1);
+      for (; t + 4 <= na; t += 4)
+        vdot4(Xt + A_[t] * D, Xt + A_[t + 1] * D, Xt + A_[t + 2] * D, Xt + A_[t + 3] * D,
+              xF_.memptr(), D, kbuf_.memptr() + t);
+      for (; t < na; ++t) kbuf_[t] = vdot(Xt + A_[t] * D, xF_.memptr(), D);
       double kk;
       dot_block<1, 1>(xF_.memptr(), xF_.memptr(), D, &kk, 1);
       if (!chol_.add(kbuf_.memptr(), kk, B_.sqnorm(j))) return false;
