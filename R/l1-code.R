@@ -13,10 +13,15 @@
 #' Solvers:
 #' * `"homotopy"` (default) follows the Lasso path
 #'   `min 1/2 ||x - B a||^2 + lambda ||a||_1` from `lambda = ||B^T x||_inf`
-#'   down to 0 (Osborne, Presnell and Turlach 2000), keeping a Cholesky
-#'   factor of `B_A^T B_A` up to date as columns enter and leave the active
-#'   set. It ends at an exact solution (about `1.5 D` steps); several queries
-#'   are advanced in lockstep so that they share each pass over `X`.
+#'   down to 0 (Osborne, Presnell and Turlach 2000). The identity columns of
+#'   the active set are eliminated (Schur complement), so only the Cholesky
+#'   factor of the training columns' part is kept, updated in `O(|A|^2)` as
+#'   columns enter and leave. It ends at an exact solution (about `1.5 D`
+#'   steps); several queries are advanced in lockstep so that they share
+#'   each pass over `X`. A square error basis `E` is handled by coding
+#'   `E^{-1} x` over `[E^{-1} t(X), I]` (the same problem); with a
+#'   non-square `E` the homotopy does not apply and ADMM is used
+#'   (`fallback = TRUE`).
 #' * `"admm"`: basis-pursuit ADMM (Boyd et al. 2011, section 6.2) on batches of
 #'   queries, over-relaxation 1.6, with a support polish and dual certificate
 #'   tried every 50 iterations (stops when certified or after `maxit`).

@@ -3,7 +3,8 @@
 # package specification spec-004 section 6 (protocol) and section 7 (tables).
 #
 # Full size:   Rscript inst/experiments/sparse-oos.R
-# Options:     --splits=10 --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
+# Options:     --splits=10 (or --splits 10) --resume=TRUE --budget=25 (minutes)
+#              --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
 #              --svm=TRUE --alignment=TRUE --timing=TRUE --out=inst/experiments/results
 # (1-NN on the whole dimension grid, the SVM on 12 dimensions of it.)
 # The image data are found by image_data_path() (option manifoldOOS.data,
@@ -210,44 +211,71 @@ timing_tables <- function(dat, n_test = 50, N = 1241, L = 1200, Ds = seq(80, 200
 }
 
 # ---- the paper's numbers (spec-004 section 7) --------------------------------------
+# Tables 1-3 as printed in the paper: one row per (data set, fraction), one
+# column per method.
+paper_table <- function(txt) utils::read.table(text = txt, header = TRUE, stringsAsFactors = FALSE)
+
 paper_tables <- function() {
-  ds <- c("Yale", "ORL", "UMIST", "YaleB", "PF01", "PIE")
-  fr <- rep(c(0.3, 0.5, 0.7), each = 6)
-  t1 <- data.frame(dataset = rep(ds, 3), frac = fr,
-    sparse = c(72.36, 69.25, 87.56, 87.29, 45.00, 55.79, 81.85, 82.50, 95.03, 91.46, 52.65, 66.20,
-               86.73, 88.75, 97.74, 92.12, 54.41, 72.82),
-    lvm3 = c(51.84, 51.35, 69.72, 46.66, 19.50, 19.86, 70.12, 72.05, 85.90, 61.09, 27.32, 27.47,
-             77.15, 82.16, 93.06, 70.97, 33.99, 35.39),
-    lvm5 = c(41.66, 37.71, 60.49, 31.33, 13.41, 13.75, 61.60, 60.35, 76.04, 46.85, 20.40, 20.57,
-             73.87, 73.66, 85.20, 58.36, 27.06, 26.78),
-    lvm7 = c(33.15, 30.25, 52.65, 24.25, 10.36, 11.18, 52.09, 49.25, 70.03, 39.03, 20.23, 16.79,
-             67.95, 65.41, 79.94, 48.74, 21.52, 21.83),
-    linear = c(65.43, 41.71, 58.31, 49.90, 10.22, 14.58, 68.14, 46.38, 76.25, 53.14, 8.27, 12.26,
-               75.51, 53.25, 80.52, 57.14, 8.66, 13.42),
-    rbf = c(64.38, 43.00, 60.76, 81.45, 34.58, 44.35, 67.90, 52.44, 83.61, 89.61, 42.10, 56.24,
-            75.51, 68.66, 91.79, 92.49, 47.85, 64.03))
-  t2 <- data.frame(dataset = rep(ds, 3), frac = fr,
-    sparse = c(72.10, 65.50, 86.30, 89.57, 44.42, 60.28, 81.00, 82.60, 94.40, 94.14, 53.42, 73.28,
-               87.20, 90.50, 97.40, 95.71, 60.28, 80.71),
-    lvm3 = c(55.00, 51.90, 74.60, 54.00, 20.00, 22.57, 71.70, 75.40, 89.00, 68.85, 28.71, 31.57,
-             78.60, 85.60, 93.20, 78.57, 35.85, 40.57),
-    lvm5 = c(44.00, 40.80, 63.10, 45.57, 14.71, 17.71, 65.80, 64.00, 80.80, 63.00, 23.00, 23.57,
-             78.00, 77.00, 88.00, 75.00, 29.14, 30.14),
-    lvm7 = c(36.30, 31.50, 55.00, 37.57, 10.42, 12.85, 56.20, 52.80, 72.90, 56.42, 17.42, 18.00,
-             72.80, 68.00, 81.70, 69.57, 22.71, 23.71),
-    linear = c(78.50, 48.70, 57.20, 83.28, 24.57, 43.14, 87.20, 53.70, 79.50, 88.28, 20.14, 38.57,
-               86.60, 62.80, 88.20, 90.57, 15.71, 36.71),
-    rbf = c(78.10, 49.50, 61.40, 82.14, 50.28, 59.71, 87.40, 62.60, 86.90, 88.00, 62.28, 74.28,
-            87.40, 75.70, 94.70, 91.00, 72.14, 80.71))
-  t3 <- data.frame(dataset = rep(ds, 3), frac = fr,
-    sparse = c(0.4956, 0.4915, 0.4337, 0.5086, 0.5833, 0.6981, 0.3786, 0.3597, 0.3470, 0.3564, 0.4040,
-               0.4248, 0.2685, 0.2520, 0.2442, 0.1982, 0.2474, 0.2474),
-    lvm3 = c(0.5300, 0.5227, 0.5069, 0.6470, 0.6564, 0.7580, 0.4429, 0.4058, 0.4103, 0.3892, 0.4746,
-             0.4514, 0.3173, 0.2686, 0.2675, 0.2174, 0.2647, 0.2607),
-    linear = c(0.5322, 0.6343, 0.7181, 0.7699, 0.8095, 0.8047, 0.4578, 0.9614, 0.5834, 0.7528, 0.7746,
-               0.7758, 0.3540, 0.3623, 0.3722, 0.6658, 0.6707, 0.6794),
-    rbf = c(0.5306, 0.6319, 0.7016, 0.6384, 0.6466, 0.6352, 0.4549, 0.7167, 0.5564, 0.4958, 0.4433,
-            0.4462, 0.3486, 0.3440, 0.3296, 0.3534, 0.2639, 0.2587))
+  t1 <- paper_table("
+dataset frac sparse lvm3 lvm5 lvm7 linear rbf
+Yale   0.3 72.36 51.84 41.66 33.15 65.43 64.38
+ORL    0.3 69.25 51.35 37.71 30.25 41.71 43.00
+UMIST  0.3 87.56 69.72 60.49 52.65 58.31 60.76
+YaleB  0.3 87.29 46.66 31.33 24.25 49.90 81.45
+PF01   0.3 45.00 19.50 13.41 10.36 10.22 34.58
+PIE    0.3 55.79 19.86 13.75 11.18 14.58 44.35
+Yale   0.5 81.85 70.12 61.60 52.09 68.14 67.90
+ORL    0.5 82.50 72.05 60.35 49.25 46.38 52.44
+UMIST  0.5 95.03 85.90 76.04 70.03 76.25 83.61
+YaleB  0.5 91.46 61.09 46.85 39.03 53.14 89.61
+PF01   0.5 52.65 27.32 20.40 20.23 8.27 42.10
+PIE    0.5 66.20 27.47 20.57 16.79 12.26 56.24
+Yale   0.7 86.73 77.15 73.87 67.95 75.51 75.51
+ORL    0.7 88.75 82.16 73.66 65.41 53.25 68.66
+UMIST  0.7 97.74 93.06 85.20 79.94 80.52 91.79
+YaleB  0.7 92.12 70.97 58.36 48.74 57.14 92.49
+PF01   0.7 54.41 33.99 27.06 21.52 8.66 47.85
+PIE    0.7 72.82 35.39 26.78 21.83 13.42 64.03")
+  t2 <- paper_table("
+dataset frac sparse lvm3 lvm5 lvm7 linear rbf
+Yale   0.3 72.10 55.00 44.00 36.30 78.50 78.10
+ORL    0.3 65.50 51.90 40.80 31.50 48.70 49.50
+UMIST  0.3 86.30 74.60 63.10 55.00 57.20 61.40
+YaleB  0.3 89.57 54.00 45.57 37.57 83.28 82.14
+PF01   0.3 44.42 20.00 14.71 10.42 24.57 50.28
+PIE    0.3 60.28 22.57 17.71 12.85 43.14 59.71
+Yale   0.5 81.00 71.70 65.80 56.20 87.20 87.40
+ORL    0.5 82.60 75.40 64.00 52.80 53.70 62.60
+UMIST  0.5 94.40 89.00 80.80 72.90 79.50 86.90
+YaleB  0.5 94.14 68.85 63.00 56.42 88.28 88.00
+PF01   0.5 53.42 28.71 23.00 17.42 20.14 62.28
+PIE    0.5 73.28 31.57 23.57 18.00 38.57 74.28
+Yale   0.7 87.20 78.60 78.00 72.80 86.60 87.40
+ORL    0.7 90.50 85.60 77.00 68.00 62.80 75.70
+UMIST  0.7 97.40 93.20 88.00 81.70 88.20 94.70
+YaleB  0.7 95.71 78.57 75.00 69.57 90.57 91.00
+PF01   0.7 60.28 35.85 29.14 22.71 15.71 72.14
+PIE    0.7 80.71 40.57 30.14 23.71 36.71 80.71")
+  t3 <- paper_table("
+dataset frac sparse lvm3 linear rbf
+Yale   0.3 0.4956 0.5300 0.5322 0.5306
+ORL    0.3 0.4915 0.5227 0.6343 0.6319
+UMIST  0.3 0.4337 0.5069 0.7181 0.7016
+YaleB  0.3 0.5086 0.6470 0.7699 0.6384
+PF01   0.3 0.5833 0.6564 0.8095 0.6466
+PIE    0.3 0.6981 0.7580 0.8047 0.6352
+Yale   0.5 0.3786 0.4429 0.4578 0.4549
+ORL    0.5 0.3597 0.4058 0.9614 0.7167
+UMIST  0.5 0.3470 0.4103 0.5834 0.5564
+YaleB  0.5 0.3564 0.3892 0.7528 0.4958
+PF01   0.5 0.4040 0.4746 0.7746 0.4433
+PIE    0.5 0.4248 0.4514 0.7758 0.4462
+Yale   0.7 0.2685 0.3173 0.3540 0.3486
+ORL    0.7 0.2520 0.2686 0.3623 0.3440
+UMIST  0.7 0.2442 0.2675 0.3722 0.3296
+YaleB  0.7 0.1982 0.2174 0.6658 0.3534
+PF01   0.7 0.2474 0.2647 0.6707 0.2639
+PIE    0.7 0.2474 0.2607 0.6794 0.2587")
   t4 <- data.frame(method = c("sparse", "lvm", "linear", "rbf"), paper_ms = c(840.52, 6.07, 5.50, 139.42))
   t5 <- data.frame(D = seq(80, 200, by = 20),
                    paper_ms = c(609.75, 647.27, 677.30, 724.20, 772.98, 804.87, 840.52))
@@ -257,11 +285,19 @@ paper_tables <- function() {
 }
 
 # ---- main ------------------------------------------------------------------------------
+# Settings run in the order split 1 of every (data set, fraction), then split
+# 2, ..., so that a run stopped by --budget leaves whole splits. With
+# --resume=TRUE the CSVs already in --out are read, settings complete there
+# (1-NN, plus SVM and alignment when asked for) are skipped, and the new rows
+# replace the old ones of the settings they redo.
 if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   args <- commandArgs(trailingOnly = TRUE)
-  opt <- function(name, default) {
-    hit <- grep(paste0("^--", name, "="), args, value = TRUE)
-    if (length(hit)) sub(paste0("^--", name, "="), "", hit[1]) else default
+  opt <- function(name, default) {  # --name=value or --name value
+    key <- paste0("--", name)
+    hit <- grep(paste0("^", key, "="), args, value = TRUE)
+    if (length(hit)) return(sub(paste0("^", key, "="), "", hit[1]))
+    pos <- match(key, args)
+    if (!is.na(pos) && pos < length(args)) args[pos + 1L] else default
   }
   n_splits <- as.integer(opt("splits", "10"))
   fracs <- as.numeric(strsplit(opt("fracs", "0.3,0.5,0.7"), ",")[[1]])
@@ -269,38 +305,81 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   use_svm <- as.logical(opt("svm", "TRUE"))
   use_al <- as.logical(opt("alignment", "TRUE"))
   do_timing <- as.logical(opt("timing", "TRUE"))
+  resume <- as.logical(opt("resume", "FALSE"))
+  budget_min <- as.numeric(opt("budget", "Inf"))  # start no new setting after this many minutes
   out_dir <- opt("out", file.path("inst", "experiments", "results"))
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
+  out_file <- function(nm) file.path(out_dir, paste0("sparse-oos-", nm, ".csv"))
+  read_old <- function(nm) if (resume && file.exists(out_file(nm))) utils::read.csv(out_file(nm)) else NULL
+  old <- list(accuracy = read_old("accuracy"), alignment = read_old("alignment"), splits = read_old("splits"))
+  key_of <- function(d) paste(d$dataset, d$frac, d$split)
+  done <- function(s, f, sp) {
+    k <- paste(s, f, sp)
+    if (is.null(old$splits) || !k %in% key_of(old$splits)) return(FALSE)
+    acc <- old$accuracy[key_of(old$accuracy) == k, , drop = FALSE]
+    if (!nrow(acc)) return(FALSE)
+    if (use_svm && requireNamespace("e1071", quietly = TRUE) && all(is.na(acc$svm))) return(FALSE)
+    if (use_al && !k %in% key_of(old$alignment)) return(FALSE)
+    TRUE
+  }
+  # old rows not redone, then the new ones
+  merged <- function(nm, new) {
+    new <- do.call(rbind, new)
+    o <- old[[nm]]
+    if (!is.null(o) && !is.null(new)) o <- o[!key_of(o) %in% key_of(new), , drop = FALSE]
+    if (!is.null(o) && !is.null(new)) {
+      for (cn in setdiff(names(new), names(o))) o[[cn]] <- NA
+      for (cn in setdiff(names(o), names(new))) new[[cn]] <- NA
+      new <- new[names(o)]
+    }
+    rbind(o, new)
+  }
   cat("PF01 is not available in the shared data; its rows stay empty.\n")
   acc <- list(); al <- list(); info <- list()
-  for (s in sets) {
-    dat <- sparse_oos_data(s)
-    for (f in fracs) for (sp in seq_len(n_splits)) {
-      t0 <- proc.time()[["elapsed"]]
-      r <- run_split(dat, f, sp, svm = use_svm, alignment = use_al)
+  t_run <- proc.time()[["elapsed"]]
+  data_cache <- list()
+  stopped <- FALSE
+  for (sp in seq_len(n_splits)) {
+    for (s in sets) for (f in fracs) {
+      if (stopped || done(s, f, sp)) next
+      if ((proc.time()[["elapsed"]] - t_run) / 60 > budget_min) {
+        cat(sprintf("budget of %g min reached: no new setting started (next: %s %.1f split %d)\n",
+                    budget_min, s, f, sp))
+        stopped <- TRUE
+        next
+      }
+      if (is.null(data_cache[[s]])) data_cache[[s]] <- sparse_oos_data(s)
+      t0 <- proc.time()
+      r <- run_split(data_cache[[s]], f, sp, svm = use_svm, alignment = use_al)
+      dt <- proc.time() - t0
       acc[[length(acc) + 1]] <- r$accuracy
       al[[length(al) + 1]] <- r$alignment
       info[[length(info) + 1]] <- data.frame(dataset = s, frac = f, split = sp, n_train = r$n_train,
                                              n_test = r$n_test, t(r$seconds),
-                                             total_seconds = proc.time()[["elapsed"]] - t0)
-      cat(sprintf("%s frac %.1f split %d: N = %d, %.1f s\n", s, f, sp, r$n_train,
-                  proc.time()[["elapsed"]] - t0))
-      utils::write.csv(do.call(rbind, acc), file.path(out_dir, "sparse-oos-accuracy.csv"), row.names = FALSE)
-      if (length(al)) utils::write.csv(do.call(rbind, al), file.path(out_dir, "sparse-oos-alignment.csv"), row.names = FALSE)
-      utils::write.csv(do.call(rbind, info), file.path(out_dir, "sparse-oos-splits.csv"), row.names = FALSE)
+                                             total_seconds = dt[["elapsed"]],
+                                             cpu_seconds = dt[["user.self"]] + dt[["sys.self"]])
+      cat(sprintf("%s frac %.1f split %d: N = %d, %.1f s elapsed, %.1f s CPU (load %s)\n", s, f, sp,
+                  r$n_train, dt[["elapsed"]], dt[["user.self"]] + dt[["sys.self"]],
+                  tryCatch(readLines("/proc/loadavg", warn = FALSE), error = function(e) "?")))
+      utils::write.csv(merged("accuracy", acc), out_file("accuracy"), row.names = FALSE)
+      if (length(al)) utils::write.csv(merged("alignment", al), out_file("alignment"), row.names = FALSE)
+      utils::write.csv(merged("splits", info), out_file("splits"), row.names = FALSE)
     }
   }
-  if (do_timing && "YaleB" %in% list_image_data()) {
+  if (do_timing && !stopped && "YaleB" %in% list_image_data()) {
     tt <- timing_tables(sparse_oos_data("YaleB"))
     for (nm in names(tt)) {
-      utils::write.csv(tt[[nm]], file.path(out_dir, sprintf("sparse-oos-timing-%s.csv", nm)), row.names = FALSE)
+      utils::write.csv(tt[[nm]], out_file(paste0("timing-", nm)), row.names = FALSE)
     }
   }
-  writeLines(c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
-               "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection; timing uses seed 1",
-               sprintf("finished: %s; load average: %s", format(Sys.time(), tz = "UTC", usetz = TRUE),
-                       tryCatch(paste(readLines("/proc/loadavg", warn = FALSE), collapse = " "),
-                                error = function(e) "unknown")),
-               "", utils::capture.output(print(utils::sessionInfo()))),
-             file.path(out_dir, "sparse-oos-session.txt"))
+  log_lines <- c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
+                 "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection; timing uses seed 1",
+                 sprintf("finished: %s; %.1f min elapsed; load average: %s",
+                         format(Sys.time(), tz = "UTC", usetz = TRUE),
+                         (proc.time()[["elapsed"]] - t_run) / 60,
+                         tryCatch(paste(readLines("/proc/loadavg", warn = FALSE), collapse = " "),
+                                  error = function(e) "unknown")))
+  session_file <- file.path(out_dir, "sparse-oos-session.txt")
+  prev <- if (resume && file.exists(session_file)) c(readLines(session_file), "", "---- resumed run ----") else NULL
+  writeLines(c(prev, log_lines, "", utils::capture.output(print(utils::sessionInfo()))), session_file)
 }

@@ -25,6 +25,7 @@ test_that("homotopy and ADMM reach the LP optimum on random problems, feasibly",
       for (s in c("homotopy", "admm")) {
         cd <- l1_code(pr$X, pr$Q, solver = s)
         expect_true(all(cd$certified), info = paste(s, D, N))
+        expect_false(any(cd$fallback), info = paste(s, D, N))
         expect_lt(max(abs(cd$objective - lp$objective) / lp$objective), 1e-7)
         # the objective is recomputed here from the returned codes
         expect_equal(rowSums(abs(cd$a)) + rowSums(abs(cd$e)), cd$objective, tolerance = 1e-12)
@@ -89,11 +90,13 @@ test_that("a scaled coordinate vector is coded by the error part alone", {
 })
 
 test_that("queries are coded independently of the batch and of the thread count", {
-  pr <- l1_problem(20, 80, 9, seed = 8)
+  # 40 queries, advanced eight at a time in lockstep: a query's code must
+  # not depend on the others it shares the correlation passes with
+  pr <- l1_problem(20, 80, 40, seed = 8)
   full <- l1_code(pr$X, pr$Q, n_threads = 1)
   full2 <- l1_code(pr$X, pr$Q, n_threads = 2)
   expect_identical(full$a, full2$a)
-  for (i in c(1, 5, 9)) {
+  for (i in c(1, 5, 9, 40)) {
     one <- l1_code(pr$X, pr$Q[i, ], n_threads = 1)
     expect_identical(unname(one$a[1, ]), unname(full$a[i, ]))
     expect_identical(unname(one$e[1, ]), unname(full$e[i, ]))
@@ -111,6 +114,39 @@ test_that("a user error basis gives the LP optimum with that basis", {
   expect_lt(max(abs(cd$objective - lp$objective) / lp$objective), 1e-7)
   resid <- t(cbind(t(pr$X), E) %*% t(cbind(cd$a, cd$e))) - pr$Q
   expect_lt(max(abs(resid)), 1e-10)
+})
+
+test_that("a non-square error basis is coded by ADMM, still exactly", {
+  skip_if_not_installed("lpSolve")
+  pr <- l1_problem(10, 30, 3, seed = 12)
+  set.seed(3)
+  E <- cbind(diag(10), matrix(rnorm(50), 10) / 3)  # 10 x 15, full row rank
+  lp <- l1_code(pr$X, pr$Q, solver = "lp", error_basis = E)
+  cd <- l1_code(pr$X, pr$Q, error_basis = E)
+  expect_true(all(cd$certified))
+  expect_true(all(cd$fallback))
+  expect_identical(unique(cd$solver), "admm")
+  expect_lt(max(abs(cd$objective - lp$objective) / lp$objective), 1e-7)
+})
+
+test_that("the homotopy stays exact on degenerate dictionaries", {
+  # duplicated samples, samples equal to coordinate vectors (parallel to
+  # error columns) and many exact zeros: the active-set factor must refuse
+  # dependent columns and still end at the LP optimum
+  skip_if_not_installed("lpSolve")
+  set.seed(21)
+  D <- 12
+  X <- matrix(rnorm(25 * D), 25)
+  X[X < 0.3 & X > -0.3] <- 0
+  X <- rbind(X, X[1:4, ], diag(D)[c(2, 5), ])
+  X <- X / sqrt(rowSums(X^2))
+  Q <- rbind(X[c(1, 26), ], matrix(rnorm(6 * D), 6), 0.5 * X[3, ] + 0.5 * X[27, ], diag(D)[5, ] * 2)
+  lp <- l1_code(X, Q, solver = "lp")
+  cd <- l1_code(X, Q, solver = "homotopy")
+  expect_true(all(cd$certified))
+  expect_lt(max(abs(cd$objective - lp$objective) / pmax(lp$objective, 1e-12)), 1e-7)
+  B <- dict_of(X)
+  expect_lt(max(abs(t(B %*% t(cbind(cd$a, cd$e))) - Q)), 1e-10)
 })
 
 test_that("normalize = TRUE makes the codes scale-free", {

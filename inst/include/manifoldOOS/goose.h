@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "common.h"
+#include "parallel.h"
 #include "quality.h"
 
 namespace manifoldOOS {
@@ -139,38 +140,21 @@ inline arma::mat goose(const arma::mat& X, const arma::mat& Y, const arma::mat& 
     throw input_error("one neighbour list per query row is needed");
   const arma::uword m = Q.n_rows, k = idx.n_cols, p = X.n_cols, q = Y.n_cols;
   arma::mat out(m, q);
-  interrupt_flag flag;
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(resolve_threads(n_threads))
-#endif
-  {
-    arma::mat Xn(k, p), Yn(k, q);
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 256)
-#endif
-    for (long i = 0; i < long(m); ++i) {
-      if (flag.poll(i) || failed) continue;
-      if (snap && dist(i, 0) == 0.0) {
-        out.row(i) = Y.row(idx(i, 0));
-        continue;
-      }
-      for (arma::uword j = 0; j < k; ++j) {
-        Xn.row(j) = X.row(idx(i, j));
-        Yn.row(j) = Y.row(idx(i, j));
-      }
-      try {
-        out.row(i) = goose_one(Q.row(i), Xn, Yn, scale, variant);
-      } catch (...) {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-        failed = true;
-      }
-    }
-  }
-  flag.rethrow_if_stopped();
-  if (failed) throw error("GOoSE failed (an SVD did not converge)");
+  struct scratch {
+    arma::mat Xn, Yn;
+  };
+  const bool ok = parallel_rows_guarded(
+      m, n_threads, 256, [&] { return scratch{arma::mat(k, p), arma::mat(k, q)}; },
+      [&](scratch& st, std::size_t i) {
+        if (snap && dist(i, 0) == 0.0) {
+          out.row(i) = Y.row(idx(i, 0));
+          return;
+        }
+        gather_neighbour_rows(X, idx, i, st.Xn);
+        gather_neighbour_rows(Y, idx, i, st.Yn);
+        out.row(i) = goose_one(Q.row(i), st.Xn, st.Yn, scale, variant);
+      });
+  if (!ok) throw error("GOoSE failed (an SVD did not converge)");
   return out;
 }
 

@@ -61,6 +61,44 @@ void parallel_row_blocks(std::size_t n, std::size_t block, int n_threads, Prepar
   flag.rethrow_if_stopped();
 }
 
+// Independent rows [0, m), threaded (dynamic schedule of `chunk` rows) with
+// interrupt polling: each thread makes its scratch state once with
+// `make_state()` and calls `body(state, i)` for its rows. An exception thrown
+// by a body stops the loop (the remaining rows are skipped) and the function
+// returns false, so that the caller can throw the error that names its own
+// failure; an interrupt throws manifoldOOS::interrupted.
+template <class MakeState, class Body>
+bool parallel_rows_guarded(std::size_t m, int n_threads, int chunk, MakeState make_state, Body body) {
+  interrupt_flag flag;
+  std::atomic<bool> failed{false};
+#ifdef _OPENMP
+#pragma omp parallel num_threads(resolve_threads(n_threads))
+#endif
+  {
+    auto state = make_state();
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, chunk)
+#endif
+    for (long i = 0; i < static_cast<long>(m); ++i) {
+      if (flag.poll(i) || failed.load(std::memory_order_relaxed)) continue;
+      try {
+        body(state, static_cast<std::size_t>(i));
+      } catch (...) {
+        failed.store(true);
+      }
+    }
+  }
+  flag.rethrow_if_stopped();
+  return !failed.load();
+}
+
+// out.row(j) = A.row(idx(i, j)) for j < idx.n_cols: the neighbour rows of
+// query i (out must have idx.n_cols rows and A.n_cols columns).
+template <class Mat, class Idx>
+inline void gather_neighbour_rows(const Mat& A, const Idx& idx, std::size_t i, Mat& out) {
+  for (std::size_t j = 0; j < idx.n_cols; ++j) out.row(j) = A.row(idx(i, j));
+}
+
 }  // namespace manifoldOOS
 
 #endif  // MANIFOLDOOS_PARALLEL_H

@@ -6,6 +6,7 @@
 #include <armadillo>
 #include "common.h"
 #include "oos_local.h"
+#include "parallel.h"
 
 namespace manifoldOOS {
 
@@ -47,30 +48,17 @@ inline arma::mat reconstruction_weights(const arma::mat& X, const arma::mat& Q,
   const arma::uword m = Q.n_rows, k = idx.n_cols;
   const bool snap = !snap_dist.is_empty();
   arma::mat W(m, k, arma::fill::zeros);
-  bool failed = false;
-  interrupt_flag flag;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 64) num_threads(resolve_threads(n_threads))
-#endif
-  for (long i = 0; i < long(m); ++i) {
-    if (flag.poll(i) || failed) continue;
-    if (snap && snap_dist(i, 0) == 0.0) {
-      W(i, 0) = 1.0;
-      continue;
-    }
-    arma::mat Xn(k, X.n_cols);
-    for (arma::uword j = 0; j < k; ++j) Xn.row(j) = X.row(idx(i, j));
-    try {
-      W.row(i) = reconstruction_weights_one(Q.row(i), Xn, reg);
-    } catch (...) {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-      failed = true;
-    }
-  }
-  flag.rethrow_if_stopped();
-  if (failed) throw convergence_error("singular local Gram matrix in reconstruction weights; increase reg");
+  const bool ok = parallel_rows_guarded(
+      m, n_threads, 64, [&] { return arma::mat(k, X.n_cols); },
+      [&](arma::mat& Xn, std::size_t i) {
+        if (snap && snap_dist(i, 0) == 0.0) {
+          W(i, 0) = 1.0;
+          return;
+        }
+        gather_neighbour_rows(X, idx, i, Xn);
+        W.row(i) = reconstruction_weights_one(Q.row(i), Xn, reg);
+      });
+  if (!ok) throw convergence_error("singular local Gram matrix in reconstruction weights; increase reg");
   return W;
 }
 

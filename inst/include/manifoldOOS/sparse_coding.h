@@ -25,6 +25,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(MO_NO_AVX2_KERNELS)
@@ -46,26 +47,50 @@ using arma::uword;
   _Pragma("omp simd reduction(+ : s)")                         \
   for (uword i = 0; i < n; ++i) s += a[i] * b[i];              \
   return s;
+// y += a0 x0 + a1 x1 + a2 x2 + a3 x3 (y read and written once)
+#define MO_L1_VAXPY4_BODY                                                         \
+  _Pragma("omp simd")                                                             \
+  for (uword i = 0; i < n; ++i) y[i] += (a[0] * x0[i] + a[1] * x1[i]) + (a[2] * x2[i] + a[3] * x3[i]);
+// out[q] = <xq, y> for four vectors (y read once)
+#define MO_L1_VDOT4_BODY                                       \
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;               \
+  _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")            \
+  for (uword i = 0; i < n; ++i) {                              \
+    s0 += x0[i] * y[i];                                        \
+    s1 += x1[i] * y[i];                                        \
+    s2 += x2[i] * y[i];                                        \
+    s3 += x3[i] * y[i];                                        \
+  }                                                            \
+  out[0] = s0; out[1] = s1; out[2] = s2; out[3] = s3;
 #define MO_L1_VAXPY_BODY                                       \
   _Pragma("omp simd")                                          \
   for (uword i = 0; i < n; ++i) y[i] += alpha * x[i];
-#define MO_L1_RATIO_BODY                                                        \
-  _Pragma("omp simd")                                                           \
-  for (uword j = 0; j < n; ++j) {                                               \
+// (one entry; the division happens whatever the sign of the denominator
+// and is then discarded, so that the loop has no branch)
+#define MO_L1_RATIO_ONE(j)                                                      \
+  {                                                                             \
     const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];                              \
     const double n1 = std::max(lam - c[j], 0.0), n2 = std::max(lam + c[j], 0.0); \
-    const double r1 = d1 > 0 ? n1 / d1 : inf;                                   \
-    const double r2 = d2 > 0 ? n2 / d2 : inf;                                   \
+    const double q1 = n1 / d1, q2 = n2 / d2;                                    \
+    const double r1 = d1 > 0 ? q1 : inf;                                        \
+    const double r2 = d2 > 0 ? q2 : inf;                                        \
     r[j] = std::min(r1, r2) + mask[j];                                          \
+    best = std::min(best, r[j]);                                                \
   }
 
 namespace kern {
 inline double vdot_base(const double* a, const double* b, uword n) { MO_L1_VDOT_BODY }
 inline void vaxpy_base(double alpha, const double* x, double* y, uword n) { MO_L1_VAXPY_BODY }
-inline void ratio_base(const double* c, const double* g, const double* mask, double lam, uword n,
-                       double* r) {
+inline void vdot4_base(const double* x0, const double* x1, const double* x2, const double* x3,
+                       const double* y, uword n, double* out) { MO_L1_VDOT4_BODY }
+inline void vaxpy4_base(const double* a, const double* x0, const double* x1, const double* x2,
+                        const double* x3, double* y, uword n) { MO_L1_VAXPY4_BODY }
+inline double ratio_base(const double* c, const double* g, const double* mask, double lam, uword n,
+                         double* r) {
   const double inf = std::numeric_limits<double>::infinity();
-  MO_L1_RATIO_BODY
+  double best = inf;
+  for (uword j = 0; j < n; ++j) MO_L1_RATIO_ONE(j)
+  return best;
 }
 
 // Block of dot products out[q * ldo + j] = <x_j, v_q> for R training samples
@@ -101,11 +126,40 @@ __attribute__((target("avx2,fma"))) inline double vdot_avx2(const double* a, con
                                                             uword n) { MO_L1_VDOT_BODY }
 __attribute__((target("avx2,fma"))) inline void vaxpy_avx2(double alpha, const double* x,
                                                            double* y, uword n) { MO_L1_VAXPY_BODY }
-__attribute__((target("avx2,fma"))) inline void ratio_avx2(const double* c, const double* g,
-                                                           const double* mask, double lam, uword n,
-                                                           double* r) {
+__attribute__((target("avx2,fma"))) inline void vdot4_avx2(const double* x0, const double* x1,
+                                                           const double* x2, const double* x3,
+                                                           const double* y, uword n,
+                                                           double* out) { MO_L1_VDOT4_BODY }
+__attribute__((target("avx2,fma"))) inline void vaxpy4_avx2(const double* a, const double* x0,
+                                                            const double* x1, const double* x2,
+                                                            const double* x3, double* y,
+                                                            uword n) { MO_L1_VAXPY4_BODY }
+__attribute__((target("avx2,fma"))) inline double ratio_avx2(const double* c, const double* g,
+                                                             const double* mask, double lam,
+                                                             uword n, double* r) {
   const double inf = std::numeric_limits<double>::infinity();
-  MO_L1_RATIO_BODY
+  const __m256d vlam = _mm256_set1_pd(lam), one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd(),
+                vinf = _mm256_set1_pd(inf);
+  __m256d vbest = vinf;
+  const uword n4 = n / 4 * 4;
+  for (uword j = 0; j < n4; j += 4) {
+    const __m256d c4 = _mm256_loadu_pd(c + j), g4 = _mm256_loadu_pd(g + j);
+    const __m256d d1 = _mm256_sub_pd(one, g4), d2 = _mm256_add_pd(one, g4);
+    // max(lam -+ c, 0): the same operand order as std::max(x, 0.0)
+    const __m256d n1 = _mm256_max_pd(zero, _mm256_sub_pd(vlam, c4));
+    const __m256d n2 = _mm256_max_pd(zero, _mm256_add_pd(vlam, c4));
+    const __m256d q1 = _mm256_div_pd(n1, d1), q2 = _mm256_div_pd(n2, d2);
+    const __m256d r1 = _mm256_blendv_pd(vinf, q1, _mm256_cmp_pd(d1, zero, _CMP_GT_OQ));
+    const __m256d r2 = _mm256_blendv_pd(vinf, q2, _mm256_cmp_pd(d2, zero, _CMP_GT_OQ));
+    const __m256d rr = _mm256_add_pd(_mm256_min_pd(r1, r2), _mm256_loadu_pd(mask + j));
+    _mm256_storeu_pd(r + j, rr);
+    vbest = _mm256_min_pd(vbest, rr);
+  }
+  alignas(32) double b4[4];
+  _mm256_store_pd(b4, vbest);
+  double best = std::min(std::min(b4[0], b4[1]), std::min(b4[2], b4[3]));
+  for (uword j = n4; j < n; ++j) MO_L1_RATIO_ONE(j)
+  return best;
 }
 // (the small loops over R and C are unrolled so that the R x C accumulators
 // stay in registers)
@@ -161,6 +215,22 @@ inline double vdot(const double* a, const double* b, uword n) {
   return kern::vdot_base(a, b, n);
 }
 
+inline void vdot4(const double* x0, const double* x1, const double* x2, const double* x3,
+                  const double* y, uword n, double* out) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::vdot4_avx2(x0, x1, x2, x3, y, n, out);
+#endif
+  kern::vdot4_base(x0, x1, x2, x3, y, n, out);
+}
+
+inline void vaxpy4(const double* a, const double* x0, const double* x1, const double* x2,
+                   const double* x3, double* y, uword n) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::vaxpy4_avx2(a, x0, x1, x2, x3, y, n);
+#endif
+  kern::vaxpy4_base(a, x0, x1, x2, x3, y, n);
+}
+
 inline void vaxpy(double alpha, const double* x, double* y, uword n) {
 #ifdef MO_L1_HAVE_AVX2
   if (kern::use_avx2()) return kern::vaxpy_avx2(alpha, x, y, n);
@@ -171,12 +241,13 @@ inline void vaxpy(double alpha, const double* x, double* y, uword n) {
 // Homotopy step lengths to the next entry of each inactive column:
 // r_j = min over the signs of max(lam -+ c_j, 0) / (1 -+ g_j) (positive
 // denominators only) plus mask_j (0, or +inf for columns that may not enter).
-inline void entry_ratios(const double* c, const double* g, const double* mask, double lam, uword n,
-                         double* r) {
+// Returns min_j r_j.
+inline double entry_ratios(const double* c, const double* g, const double* mask, double lam,
+                           uword n, double* r) {
 #ifdef MO_L1_HAVE_AVX2
   if (kern::use_avx2()) return kern::ratio_avx2(c, g, mask, lam, n, r);
 #endif
-  kern::ratio_base(c, g, mask, lam, n, r);
+  return kern::ratio_base(c, g, mask, lam, n, r);
 }
 
 template <int R, int C>
@@ -193,7 +264,7 @@ class dictionary {
   // X: N x D training samples (rows). E: D x De error basis; an empty matrix
   // means the identity I_D.
   dictionary(const arma::mat& X, const arma::mat& E = arma::mat())
-      : X_(X), Xt_(X.t()), identity_(E.is_empty()), E_(E) {
+      : Xt_(X.t()), identity_(E.is_empty()), E_(E) {
     D_ = X.n_cols;
     N_ = X.n_rows;
     if (D_ < 1 || N_ < 1) throw input_error("the dictionary needs at least one sample and one feature");
@@ -204,7 +275,6 @@ class dictionary {
       if (E.n_rows != D_) throw input_error("the error basis must have one row per feature");
       if (!E.is_finite()) throw input_error("the error basis contains non-finite values");
       De_ = E.n_cols;
-      XE_ = X * E;
       EtE_ = E.t() * E;
     }
     sqnorm_.set_size(N_ + De_);
@@ -220,47 +290,29 @@ class dictionary {
   const arma::mat& Xt() const { return Xt_; }
   double sqnorm(uword j) const { return sqnorm_(j); }
 
-  // Inner product of dictionary columns i and j.
-  double col_dot(uword i, uword j) const {
-    if (i > j) std::swap(i, j);
-    if (j < N_) return vdot(Xt_.colptr(i), Xt_.colptr(j), D_);
-    if (i < N_) return identity_ ? X_(i, j - N_) : XE_(i, j - N_);
-    if (identity_) return i == j ? 1.0 : 0.0;
-    return EtE_(i - N_, j - N_);
-  }
-
-  // b_j^T x for a D-vector x.
-  double col_dot_query(uword j, const double* x) const {
-    if (j < N_) return vdot(Xt_.colptr(j), x, D_);
-    if (identity_) return x[j - N_];
-    return vdot(E_.colptr(j - N_), x, D_);
-  }
-
-  // out (D) = b_j
-  void col_copy(uword j, double* out) const {
-    if (j < N_) {
-      std::copy(Xt_.colptr(j), Xt_.colptr(j) + D_, out);
-    } else if (identity_) {
-      std::fill(out, out + D_, 0.0);
-      out[j - N_] = 1.0;
-    } else {
-      std::copy(E_.colptr(j - N_), E_.colptr(j - N_) + D_, out);
-    }
-  }
-
   // out (D) = sum_t coef[t] * b_{cols[t]}
+  // (training columns four at a time)
   void combine(const std::vector<uword>& cols, const double* coef, double* out) const {
     std::fill(out, out + D_, 0.0);
+    const double* pend[4];
+    double cend[4];
+    int np = 0;
     for (uword t = 0; t < cols.size(); ++t) {
       const uword j = cols[t];
       if (j < N_) {
-        vaxpy(coef[t], Xt_.colptr(j), out, D_);
+        pend[np] = Xt_.colptr(j);
+        cend[np] = coef[t];
+        if (++np == 4) {
+          vaxpy4(cend, pend[0], pend[1], pend[2], pend[3], out, D_);
+          np = 0;
+        }
       } else if (identity_) {
         out[j - N_] += coef[t];
       } else {
         vaxpy(coef[t], E_.colptr(j - N_), out, D_);
       }
     }
+    for (int q = 0; q < np; ++q) vaxpy(cend[q], pend[q], out, D_);
   }
 
   // g (M) = B^T v (direct: O(M D)).
@@ -284,7 +336,8 @@ class dictionary {
   // dictionary. Every (sample, query) pair goes through the same arithmetic
   // (see kern::dot_block_base), so a query's correlations do not depend on
   // the other queries of the batch.
-  void correlate_block(const double* V, uword b, double* out) const {
+  void correlate_block(const double* V, uword b, double* out, uword ldo = 0) const {
+    if (ldo == 0) ldo = N_;
     const double* Xt = Xt_.memptr();
     const uword N3 = N_ / 3 * 3;
     for (uword j = 0; j < N_; j += (j < N3 ? 3 : 1)) {
@@ -292,12 +345,12 @@ class dictionary {
       const double* xj = Xt + j * D_;
       uword q = 0;
       for (; q + 4 <= b; q += 4) {
-        if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * N_ + j, N_);
-        else dot_block<1, 4>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+        if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+        else dot_block<1, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
       }
       for (; q < b; ++q) {
-        if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * N_ + j, N_);
-        else dot_block<1, 1>(xj, V + q * D_, D_, out + q * N_ + j, N_);
+        if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+        else dot_block<1, 1>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
       }
     }
   }
@@ -315,12 +368,11 @@ class dictionary {
   }
 
  private:
-  const arma::mat& X_;
   arma::mat Xt_;
   bool identity_;
   arma::mat E_;
   uword D_ = 0, N_ = 0, De_ = 0;
-  arma::mat XE_, EtE_;
+  arma::mat EtE_;
   arma::vec sqnorm_;
 };
 
@@ -363,17 +415,23 @@ inline void certify(const dictionary& B, const double* x, code_result& r, arma::
                 res <= 1e-9 * std::max(1.0, xnorm);
 }
 
-// ---- Cholesky factor of B_A^T B_A with updates -----------------------------
+// ---- Cholesky factor with updates -----------------------------------------
+// Upper-triangular R with R^T R = S, kept while columns enter (append),
+// leave (Givens rotations), and while S changes by a rank-one term
+// (S + w w^T: update; S - w w^T: downdate; Golub & Van Loan 6.5.4, as in
+// LINPACK dchud / dchdd).
 class active_cholesky {
  public:
-  explicit active_cholesky(uword cap) : R_(cap, cap, arma::fill::zeros), s_(0) {}
+  explicit active_cholesky(uword cap)
+      : R_(cap, cap, arma::fill::zeros), p_(cap), cs_(cap), sn_(cap), s_(0) {}
   uword size() const { return s_; }
   void clear() { s_ = 0; }
 
-  // Append column j (its inner products with the current columns in k,
-  // squared norm kk). Returns false when the column is (numerically) in the
-  // span of the current ones.
-  bool add(const double* k, double kk) {
+  // Append a column with inner products k (with the current columns) and
+  // squared norm kk; `scale` is the squared norm the rank test is relative
+  // to. Returns false when the column is (numerically) in the span of the
+  // current ones.
+  bool add(const double* k, double kk, double scale) {
     if (s_ >= R_.n_cols) return false;
     double* w = R_.colptr(s_);
     double ww = 0.0;
@@ -383,9 +441,7 @@ class active_cholesky {
       ww += w[i] * w[i];
     }
     const double r2 = kk - ww;
-    if (!(r2 > 1e-12 * kk) || !std::isfinite(r2)) {
-      return false;
-    }
+    if (!(r2 > 1e-12 * scale) || !std::isfinite(r2)) return false;
     w[s_] = std::sqrt(r2);
     ++s_;
     return true;
@@ -411,6 +467,56 @@ class active_cholesky {
     }
   }
 
+  // S <- S + w w^T (always possible).
+  void update(const double* w) {
+    for (uword j = 0; j < s_; ++j) {
+      double* Rj = R_.colptr(j);
+      double xj = w[j];
+      for (uword i = 0; i < j; ++i) {
+        const double t = cs_[i] * Rj[i] + sn_[i] * xj;
+        xj = cs_[i] * xj - sn_[i] * Rj[i];
+        Rj[i] = t;
+      }
+      const double h = std::hypot(Rj[j], xj);
+      cs_[j] = Rj[j] / h;
+      sn_[j] = xj / h;
+      Rj[j] = h;
+    }
+  }
+
+  // S <- S - w w^T when the result stays positive definite with the pivot
+  // test of add() (1 - w^T S^{-1} w > 1e-12 * scale); otherwise returns false
+  // and leaves R unchanged.
+  bool downdate(const double* w, double scale) {
+    double nrm = 0.0;
+    for (uword i = 0; i < s_; ++i) {  // R^T p = w
+      const double* Ri = R_.colptr(i);
+      p_[i] = (w[i] - vdot(Ri, p_.memptr(), i)) / Ri[i];
+      nrm += p_[i] * p_[i];
+    }
+    const double r2 = 1.0 - nrm;
+    if (!(r2 > 1e-12 * scale) || !std::isfinite(r2)) return false;
+    double alpha = std::sqrt(r2);
+    for (uword i = s_; i-- > 0;) {
+      const double sc = alpha + std::abs(p_[i]);
+      const double a = alpha / sc, b = p_[i] / sc;
+      const double h = std::sqrt(a * a + b * b);
+      cs_[i] = a / h;
+      sn_[i] = b / h;
+      alpha = sc * h;
+    }
+    for (uword j = 0; j < s_; ++j) {
+      double* Rj = R_.colptr(j);
+      double xx = 0.0;
+      for (uword i = j + 1; i-- > 0;) {
+        const double t = cs_[i] * xx + sn_[i] * Rj[i];
+        Rj[i] = cs_[i] * Rj[i] - sn_[i] * xx;
+        xx = t;
+      }
+    }
+    return true;
+  }
+
   // Solve R^T R z = rhs in place (size s).
   void solve(double* z) const {
     for (uword i = 0; i < s_; ++i) {  // R^T t = rhs
@@ -427,21 +533,37 @@ class active_cholesky {
 
  private:
   arma::mat R_;
+  arma::vec p_, cs_, sn_;
   uword s_;
 };
 
 // ---- homotopy ----------------------------------------------------------------
-// One query's Lasso path, written as a state machine so that several queries
-// can be advanced in lockstep: every step needs the training correlations
-// B_N^T r of one D-vector r (request()), which the driver computes for all
-// live queries in one pass over the dictionary (correlate_block), then
-// receive() finishes the step.
+// One query's Lasso path over B = [X^T I], written as a state machine so
+// that several queries can be advanced in lockstep: every step needs the
+// training correlations X r of one D-vector r (request()), which the driver
+// computes for all live queries in one pass over the dictionary
+// (correlate_block), then receive() finishes the step.
+//
+// The active set is split into training columns A (x_j, j in A) and
+// coordinates I (identity columns e_l). With F the coordinates not in I, the
+// system (B_act^T B_act) [d_A; d_I] = [s_A; s_I] reduces to
+//     S d_A = s_A - X_A sigma,   S = X_A[, F] X_A[, F]^T,   d_I = s_I - (X_A^T d_A)_I,
+// (sigma = s_I on I, 0 elsewhere), and the direction v = B_act d is
+// u = X_A^T d_A on F and s_I on I. Only the Cholesky factor of S
+// (|A| x |A|, about a third of the active set at the end of the path on face
+// data) is kept: a coordinate entering or leaving I is a rank-one downdate
+// or update of S, a training column entering or leaving is an append or a
+// Givens removal.
 class homotopy_state {
  public:
   explicit homotopy_state(const dictionary& B)
-      : B_(B), c_(B.M()), g_(B.M()), a_(B.M()), d_(B.D() + 1), v_(B.D()), kbuf_(B.D() + 1),
-        BA_(B.D(), B.D() + 1), mask_(B.M()), ratio_(B.M()),
-        active_(B.M()), blocked_(B.M()), chol_(B.D()) {}
+      : B_(B), c_(B.M()), a_(B.M()), dA_(B.D() + 1), rhs_(B.D() + 1), v_(B.D()),
+        u_(B.D()), sigma_(B.D()), xF_(B.D()), kbuf_(B.D() + 1), mask_(B.M()), ratio_(B.M()),
+        active_(B.M()), blocked_(B.M()), chol_(B.D()) {
+    A_.reserve(B.D() + 1);
+    sA_.reserve(B.D() + 1);
+    I_.reserve(B.D() + 1);
+  }
 
   // Start query `id` with vector x (D).
   void start(uword id, const double* x, int max_steps) {
@@ -451,7 +573,9 @@ class homotopy_state {
     out = code_result();
     out.dual.zeros(B_.D());
     A_.clear();
-    sgn_.clear();
+    sA_.clear();
+    I_.clear();
+    sigma_.zeros();
     chol_.clear();
     std::fill(active_.begin(), active_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
@@ -468,14 +592,16 @@ class homotopy_state {
   // The D-vector whose training correlations are needed next.
   const double* request() const { return v_.memptr(); }
 
-  // Training correlations gN (N) of request(); advances one step. Sets
-  // status to 1 (finished; `out` holds the certified or uncertified code)
-  // or 2 (failed: the caller falls back to ADMM).
-  void receive(const double* gN) {
-    const uword N = B_.N();
+  // Training correlations of request() in gN[0 .. N-1]; gN has room for M
+  // entries and is used as scratch for B^T v (the error part is written
+  // here). Advances one step. Sets status to 1 (finished; `out` holds the
+  // certified or uncertified code) or 2 (failed: the caller falls back to
+  // ADMM).
+  void receive(double* gN) {
+    const uword N = B_.N(), D = B_.D();
     if (phase_ == 0) {
       std::copy(gN, gN + N, c_.begin());
-      B_.error_correlate(x_, c_.memptr() + N);
+      std::copy(x_, x_ + D, c_.memptr() + N);
       lam_ = 0.0;
       uword jmax = 0;
       for (uword j = 0; j < B_.M(); ++j) {
@@ -492,8 +618,8 @@ class homotopy_state {
       direction();
       return;
     }
-    std::copy(gN, gN + N, g_.begin());
-    B_.error_correlate(v_.memptr(), g_.memptr() + N);
+    std::copy(v_.memptr(), v_.memptr() + D, gN + N);
+    g_ = gN;
     const int ev = step();
     if (ev < 0) { status = 2; return; }
     if (ev == 0) {
@@ -508,55 +634,94 @@ class homotopy_state {
   int status = 0;
 
  private:
-  bool try_add(uword j, double s) {
-    const uword na = A_.size();
-    // the candidate goes into the next free slot of BA_; k = B_A^T b_j
+  uword n_active() const { return A_.size() + I_.size(); }
+
+  // w_t = x_{A_t, l} (the coordinate l of the active training columns)
+  void gather_coordinate(uword l) {
+    const double* Xt = B_.Xt().memptr();
     const uword D = B_.D();
-    double* bj = BA_.colptr(na);
-    B_.col_copy(j, bj);
-    if (j >= B_.N() && B_.identity()) {
-      const uword l = j - B_.N();
-      for (uword t = 0; t < na; ++t) kbuf_[t] = BA_(l, t);
-    } else {
+    for (uword t = 0; t < A_.size(); ++t) kbuf_[t] = Xt[A_[t] * D + l];
+  }
+
+  bool try_add(uword j, double s) {
+    const uword N = B_.N(), D = B_.D();
+    const double* Xt = B_.Xt().memptr();
+    if (j < N) {
+      // k_t = x_{A_t}[F] . x_j[F], kk = ||x_j[F]||^2
+      const double* xj = Xt + j * D;
+      for (uword l = 0; l < D; ++l) xF_[l] = sigma_[l] != 0.0 ? 0.0 : xj[l];
+      const uword na = A_.size();
       uword t = 0;
-      for (; t + 3 <= na; t += 3) dot_block<3, 1>(BA_.colptr(t), bj, D, kbuf_.memptr() + t, 1);
-      for (; t < na; ++t) dot_block<1, 1>(BA_.colptr(t), bj, D, kbuf_.memptr() + t, 1);
+      for (; t + 4 <= na; t += 4)
+        vdot4(Xt + A_[t] * D, Xt + A_[t + 1] * D, Xt + A_[t + 2] * D, Xt + A_[t + 3] * D,
+              xF_.memptr(), D, kbuf_.memptr() + t);
+      for (; t < na; ++t) kbuf_[t] = vdot(Xt + A_[t] * D, xF_.memptr(), D);
+      double kk;
+      dot_block<1, 1>(xF_.memptr(), xF_.memptr(), D, &kk, 1);
+      if (!chol_.add(kbuf_.memptr(), kk, B_.sqnorm(j))) return false;
+      A_.push_back(j);
+      sA_.push_back(s);
+      rhs_[na] = s - vdot(xj, sigma_.memptr(), D);
+    } else {
+      const uword l = j - N;
+      gather_coordinate(l);
+      if (!chol_.downdate(kbuf_.memptr(), 1.0)) return false;
+      for (uword t = 0; t < A_.size(); ++t) rhs_[t] -= kbuf_[t] * s;
+      I_.push_back(l);
+      sigma_[l] = s;
     }
-    if (!chol_.add(kbuf_.memptr(), B_.sqnorm(j))) return false;
-    A_.push_back(j);
-    sgn_.push_back(s);
     active_[j] = 1;
     mask_[j] = std::numeric_limits<double>::infinity();
     return true;
   }
 
-  // d = (B_A^T B_A)^{-1} s_A, v = B_A d.
+  // Remove training column at position p of A, or coordinate at position p of I.
+  void drop_training(uword p) {
+    chol_.remove(p);
+    A_.erase(A_.begin() + p);
+    sA_.erase(sA_.begin() + p);
+    for (uword t = p; t < A_.size(); ++t) rhs_[t] = rhs_[t + 1];
+  }
+  void drop_coordinate(uword p) {
+    const uword l = I_[p];
+    gather_coordinate(l);
+    chol_.update(kbuf_.memptr());
+    for (uword t = 0; t < A_.size(); ++t) rhs_[t] += kbuf_[t] * sigma_[l];
+    sigma_[l] = 0.0;
+    I_[p] = I_.back();
+    I_.pop_back();
+  }
+
+  // d_A = S^{-1} (s_A - X_A sigma), u = X_A^T d_A, v = u on F and s_I on I.
   void direction() {
-    const uword na = A_.size();
-    for (uword t = 0; t < na; ++t) d_[t] = sgn_[t];
-    chol_.solve(d_.memptr());
-    // v = B_A d over the packed active columns
-    const uword D = B_.D();
+    const uword na = A_.size(), D = B_.D();
+    if (out.steps % 64 == 63) {  // re-form the right-hand side (drift)
+      const double* Xt = B_.Xt().memptr();
+      for (uword t = 0; t < na; ++t) rhs_[t] = sA_[t] - vdot(Xt + A_[t] * D, sigma_.memptr(), D);
+    }
+    std::copy(rhs_.memptr(), rhs_.memptr() + na, dA_.memptr());
+    chol_.solve(dA_.memptr());
+    B_.combine(A_, dA_.memptr(), u_.memptr());
     double* v = v_.memptr();
-    std::fill(v, v + D, 0.0);
-    for (uword t = 0; t < na; ++t) vaxpy(d_[t], BA_.colptr(t), v, D);
+    std::copy(u_.memptr(), u_.memptr() + D, v);
+    for (uword l : I_) v[l] = sigma_[l];
   }
 
   // One homotopy step given g = B^T v. Returns 0 when lam reached 0, 1 after
   // an add or drop event, -1 on failure.
   int step() {
-    const uword D = B_.D(), M = B_.M();
+    const uword N = B_.N(), D = B_.D(), M = B_.M();
     ++out.steps;
-    const uword na = A_.size();
+    const uword nA = A_.size(), nI = I_.size();
     double gadd = std::numeric_limits<double>::infinity();
     long jadd = -1;
     double sadd = 0.0;
-    if (na < D) {
+    if (nA + nI < D) {
       const double* c = c_.memptr();
-      const double* g = g_.memptr();
+      const double* g = g_;
       // vectorised ratios, then the first minimiser (ties: the lower index,
       // the + sign first)
-      entry_ratios(c, g, mask_.memptr(), lam_, M, ratio_.memptr());
+      gadd = entry_ratios(c, g, mask_.memptr(), lam_, M, ratio_.memptr());
       const double* r = ratio_.memptr();
       if (last_dropped_ >= 0) {  // the column just dropped may re-enter only with the other sign
         const uword j = uword(last_dropped_);
@@ -564,9 +729,16 @@ class homotopy_state {
         const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];
         if (d1 > 0 && !(last_sign_ > 0)) best = std::max(lam_ - c[j], 0.0) / d1;
         if (d2 > 0 && !(last_sign_ < 0)) best = std::min(best, std::max(lam_ + c[j], 0.0) / d2);
+        const double old = ratio_[j];
         ratio_[j] = best + mask_[j];
+        // the minimum changes only if this entry was it or now goes below it
+        if (ratio_[j] < gadd) {
+          gadd = ratio_[j];
+        } else if (old == gadd && ratio_[j] != old) {
+          gadd = std::numeric_limits<double>::infinity();
+          for (uword jj = 0; jj < M; ++jj) gadd = std::min(gadd, r[jj]);
+        }
       }
-      for (uword j = 0; j < M; ++j) gadd = std::min(gadd, r[j]);
       if (gadd < std::numeric_limits<double>::infinity()) {
         uword j = 0;
         while (!(r[j] == gadd)) ++j;
@@ -576,42 +748,53 @@ class homotopy_state {
         sadd = (plus_ok && std::max(lam_ - c[j], 0.0) / d1 == gadd) ? 1.0 : -1.0;
       }
     }
+    // drops: training columns (direction dA), coordinates (d_l = s_l - u_l)
     double gdrop = std::numeric_limits<double>::infinity();
     long pdrop = -1;
-    for (uword t = 0; t < na; ++t) {
-      const double dt = d_[t];
+    bool drop_coord = false;
+    for (uword t = 0; t < nA; ++t) {
+      const double dt = dA_[t];
       if (dt == 0.0) continue;
       const double gam = -a_[A_[t]] / dt;
       if (gam > 0 && gam < gdrop) { gdrop = gam; pdrop = long(t); }
+    }
+    for (uword p = 0; p < nI; ++p) {
+      const uword l = I_[p];
+      const double dl = sigma_[l] - u_[l];
+      if (dl == 0.0) continue;
+      const double gam = -a_[N + l] / dl;
+      if (gam > 0 && gam < gdrop) { gdrop = gam; pdrop = long(p); drop_coord = true; }
     }
     double gam = lam_;
     int event = 0;  // 0: reach lam = 0, 1: add, 2: drop
     if (gadd < gam) { gam = gadd; event = 1; }
     if (gdrop < gam) { gam = gdrop; event = 2; }
     if (!std::isfinite(gam)) return -1;
-    for (uword t = 0; t < na; ++t) a_[A_[t]] += gam * d_[t];
-    {
-      double* c = c_.memptr();
-      const double* g = g_.memptr();
-      for (uword j = 0; j < M; ++j) c[j] -= gam * g[j];
-    }
+    for (uword t = 0; t < nA; ++t) a_[A_[t]] += gam * dA_[t];
+    for (uword l : I_) a_[N + l] += gam * (sigma_[l] - u_[l]);
+    vaxpy(-gam, g_, c_.memptr(), M);
     lam_ -= gam;
-    for (uword t = 0; t < na; ++t) c_[A_[t]] = lam_ * sgn_[t];
+    for (uword t = 0; t < nA; ++t) c_[A_[t]] = lam_ * sA_[t];
+    for (uword l : I_) c_[N + l] = lam_ * sigma_[l];
     if (event == 0 || lam_ <= 1e-14 * lam0_) return 0;
     if (event == 2) {
-      const uword j = A_[pdrop];
+      uword j;
+      if (drop_coord) {
+        j = N + I_[pdrop];
+        last_sign_ = sigma_[I_[pdrop]];
+        drop_coordinate(uword(pdrop));
+      } else {
+        j = A_[pdrop];
+        last_sign_ = sA_[pdrop];
+        drop_training(uword(pdrop));
+      }
       a_[j] = 0.0;
-      last_sign_ = sgn_[pdrop];
       last_dropped_ = long(j);
-      chol_.remove(uword(pdrop));
-      for (uword t = uword(pdrop); t + 1 < na; ++t)
-        std::copy(BA_.colptr(t + 1), BA_.colptr(t + 1) + B_.D(), BA_.colptr(t));
-      A_.erase(A_.begin() + pdrop);
-      sgn_.erase(sgn_.begin() + pdrop);
       active_[j] = 0;
       std::fill(blocked_.begin(), blocked_.end(), 0);
       mask_.zeros();
       for (uword t : A_) mask_[t] = std::numeric_limits<double>::infinity();
+      for (uword l : I_) mask_[N + l] = std::numeric_limits<double>::infinity();
       ++out.drops;
     } else {
       last_dropped_ = -1;
@@ -623,27 +806,26 @@ class homotopy_state {
     return 1;
   }
 
-  // End point: least-squares solve of B_A a_A = x on the final active set
-  // (exact for |A| = D) with two refinement steps; dual y = B_A (B_A^T
-  // B_A)^{-1} s_A, the direction of the last segment. Then certify.
+  // End point: least-squares solve of B_act a = x on the final active set
+  // (exact for |A| + |I| = D) with two refinement steps: S a_A = X_A[, F]
+  // x[F], a_I = (x - X_A^T a_A)_I. Dual y = the direction of the last
+  // segment. Then certify.
   bool finish() {
-    const uword D = B_.D();
+    const uword N = B_.N(), D = B_.D();
     const uword na = A_.size();
-    if (na == 0) return false;
-    arma::vec aa(na), rhs(na), r(D);
-    for (uword t = 0; t < na; ++t) rhs[t] = B_.col_dot_query(A_[t], x_);
-    aa = rhs;
-    chol_.solve(aa.memptr());
-    for (int it = 0; it < 2; ++it) {
-      B_.combine(A_, aa.memptr(), r.memptr());
-      for (uword i = 0; i < D; ++i) r[i] = x_[i] - r[i];
-      for (uword t = 0; t < na; ++t) rhs[t] = B_.col_dot_query(A_[t], r.memptr());
+    if (n_active() == 0) return false;
+    const double* Xt = B_.Xt().memptr();
+    arma::vec aa(na, arma::fill::zeros), rhs(na), r(D);
+    std::copy(x_, x_ + D, r.memptr());
+    for (int it = 0; it < 3; ++it) {  // r = residual on F
+      for (uword l : I_) r[l] = 0.0;
+      for (uword t = 0; t < na; ++t) rhs[t] = vdot(Xt + A_[t] * D, r.memptr(), D);
       chol_.solve(rhs.memptr());
       aa += rhs;
+      B_.combine(A_, aa.memptr(), u_.memptr());
+      for (uword l = 0; l < D; ++l) r[l] = x_[l] - u_[l];
     }
-    for (uword t = 0; t < na; ++t) d_[t] = sgn_[t];
-    chol_.solve(d_.memptr());
-    B_.combine(A_, d_.memptr(), out.dual.memptr());
+    // r = x - X_A^T a_A: its I-part is a_I
     out.support.clear();
     out.values.clear();
     for (uword t = 0; t < na; ++t) {
@@ -651,17 +833,26 @@ class homotopy_state {
       out.support.push_back(A_[t]);
       out.values.push_back(aa[t]);
     }
+    std::vector<uword> Is(I_);
+    std::sort(Is.begin(), Is.end());
+    for (uword l : Is) {
+      if (r[l] == 0.0) continue;
+      out.support.push_back(N + l);
+      out.values.push_back(r[l]);
+    }
+    direction();
+    std::copy(v_.memptr(), v_.memptr() + D, out.dual.memptr());
     certify(B_, x_, out, gwork_);
     return out.certified;
   }
 
   const dictionary& B_;
-  arma::vec c_, g_, a_, d_, v_, kbuf_, gwork_;
-  arma::mat BA_;  // the active columns b_{A_t}, packed (D x |A|)
+  const double* g_ = nullptr;  // B^T v of the current step (the driver's buffer)
+  arma::vec c_, a_, dA_, rhs_, v_, u_, sigma_, xF_, kbuf_, gwork_;
   arma::vec mask_, ratio_;  // mask_j = +inf for active or blocked columns
   std::vector<char> active_, blocked_;
-  std::vector<uword> A_;
-  std::vector<double> sgn_;
+  std::vector<uword> A_, I_;  // active training columns (Cholesky order), coordinates
+  std::vector<double> sA_;    // signs of the active training columns
   active_cholesky chol_;
   uword id_ = 0;
   const double* x_ = nullptr;
@@ -676,7 +867,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
                               const std::vector<uword>& ids, uword width, int max_steps,
                               const std::function<void(uword, code_result&)>& sink,
                               std::vector<uword>& failed, interrupt_flag& flag) {
-  const uword D = B.D(), N = B.N();
+  const uword D = B.D();
   width = std::max<uword>(1, width);
   std::vector<homotopy_state> slots;
   slots.reserve(width);
@@ -690,7 +881,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
       ++next;
     }
   }
-  arma::mat V(D, width, arma::fill::zeros), G(N, width);
+  arma::mat V(D, width, arma::fill::zeros), G(B.M(), width);
   std::vector<uword> col(width);
   long iter = 0;
   while (true) {
@@ -704,7 +895,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
     if (nl == 0) break;
     const uword b = nl;
     if (flag.poll(iter++)) return;
-    B.correlate_block(V.memptr(), b, G.memptr());
+    B.correlate_block(V.memptr(), b, G.memptr(), B.M());
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
       homotopy_state& st = slots[s];
@@ -916,9 +1107,40 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
   std::vector<uword> need_admm;
   std::vector<char> fb(m, 0);
 
-  if (opt.solver == solver_type::homotopy) {
+  // The homotopy works on [X^T I]. A square invertible error basis E is
+  // brought to that form by x -> E^{-1} x (the same codes; the dual is
+  // y = E^{-T} y', certified again against the original dictionary); any
+  // other error basis goes to ADMM (flagged as a fallback).
+  const dictionary* Bh = &B;
+  const arma::mat* Qh = &Qt;
+  std::unique_ptr<dictionary> Bh_own;
+  arma::mat Xh, Qht, Einv;
+  bool homotopy_ok = opt.solver == solver_type::homotopy;
+  if (homotopy_ok && !B.identity()) {
+    homotopy_ok = E.n_cols == D && arma::rcond(E) > 1e-10 && arma::inv(Einv, E);
+    if (homotopy_ok) {
+      Xh = X * Einv.t();
+      Qht = Einv * Qt;
+      Bh_own.reset(new dictionary(Xh));
+      Bh = Bh_own.get();
+      Qh = &Qht;
+    }
+  }
+  auto hsink = [&](uword i, code_result& r) {
+    if (Bh != &B) {
+      r.dual = Einv.t() * r.dual;
+      arma::vec gw;
+      certify(B, Qt.colptr(i), r, gw);
+    }
+    sink(i, r);
+  };
+
+  if (homotopy_ok) {
     const int max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
-    interrupt_flag flag(1);
+    // one lockstep iteration takes well under a millisecond, and a poll from
+    // R (R_CheckUserInterrupt inside a top-level context and a tryCatch) tens
+    // of microseconds: poll every 32 iterations
+    interrupt_flag flag(32);
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
 #ifdef _OPENMP
@@ -932,7 +1154,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
       std::vector<uword> mine;
       for (uword i = uword(tid); i < m; i += uword(nt)) mine.push_back(i);
       try {
-        homotopy_lockstep(B, Qt, mine, opt.width, max_steps, sink, fails[tid], flag);
+        homotopy_lockstep(*Bh, *Qh, mine, opt.width, max_steps, hsink, fails[tid], flag);
       } catch (...) {
 #ifdef _OPENMP
 #pragma omp atomic write
@@ -948,6 +1170,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
   } else {
     need_admm.resize(m);
     for (uword i = 0; i < m; ++i) need_admm[i] = i;
+    if (opt.solver == solver_type::homotopy) std::fill(fb.begin(), fb.end(), 1);
   }
   if (need_admm.empty()) return;
 
