@@ -105,6 +105,8 @@ supervised_fit <- function(s, m, class, method, params, ndim, call, time) {
 #' @param wb Between-class weights: `"gaussian"` (the paper) or `"binary"`.
 #' @param k_within,k_between Neighbour counts of `graph = "knn"`.
 #' @param drop_trivial Remove the constant eigenvector.
+#' @param verbose Report the stages with time-stamped messages (see
+#'   [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_sle` or `manifold_fisher`
 #'   (and `manifold_supervised`) storing `X_train`, `labels`, `beta`.
 #' @seealso [sosi()]
@@ -119,15 +121,20 @@ supervised_fit <- function(s, m, class, method, params, ndim, call, time) {
 #' head(predict(fis, X[1:3, ] + 0.1))
 supervised_le <- function(X, labels, ndim = 2, mu = 0.01, beta = NULL,
                           graph = c("adaptive", "knn"), wb = c("gaussian", "binary"),
-                          k_within = 5, k_between = 5, drop_trivial = TRUE) {
+                          k_within = 5, k_between = 5, drop_trivial = TRUE,
+                          verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between)
   ndim <- check_ndim(ndim, nrow(s$X) - 2L)
   mu <- check_number(mu, "mu", lower = 0)
   drop_trivial <- check_flag(drop_trivial, "drop_trivial")
+  t0 <- mo_progress(verbose, "S-LE: %d points, %d classes -> %d dimensions (%s graphs)", nrow(s$X),
+                    length(unique(s$codes)), ndim, s$graph)
   res <- timed(core(.mo_sle_fit(s$X, s$codes, ndim, mu, s$beta, match(s$graph, c("adaptive", "knn")) - 1L,
                                 s$k_within, s$k_between, s$wb == "binary", drop_trivial)))
   m <- res$value
+  mo_progress(verbose, "S-LE: done", start = t0)
   fit <- supervised_fit(s, m, "manifold_sle", "supervised Laplacian eigenmaps",
                         list(mu = mu, drop_trivial = drop_trivial), ndim, call, res$time)
   fit$Yfull <- m$Yfull
@@ -140,13 +147,18 @@ supervised_le <- function(X, labels, ndim = 2, mu = 0.01, beta = NULL,
 #' @export
 fisher_embedding <- function(X, labels, ndim = 2, eps = 1e-6, beta = NULL,
                              graph = c("adaptive", "knn"), wb = c("gaussian", "binary"),
-                             k_within = 5, k_between = 5) {
+                             k_within = 5, k_between = 5,
+                             verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between)
   ndim <- check_ndim(ndim, nrow(s$X) - 1L)
   eps <- check_number(eps, "eps", lower = 0, lower_open = TRUE)
+  t0 <- mo_progress(verbose, "Fisher embedding: %d points, %d classes -> %d dimensions (%s graphs)", nrow(s$X),
+                    length(unique(s$codes)), ndim, s$graph)
   res <- timed(core(.mo_fisher_fit(s$X, s$codes, ndim, eps, s$beta, match(s$graph, c("adaptive", "knn")) - 1L,
                                    s$k_within, s$k_between, s$wb == "binary")))
+  mo_progress(verbose, "Fisher embedding: done", start = t0)
   supervised_fit(s, res$value, "manifold_fisher", "nonlinear Fisher-like embedding",
                  list(eps = eps), ndim, call, res$time)
 }
@@ -249,6 +261,8 @@ summary_extra.manifold_supervised <- function(object) {
 #'   \eqn{\log\sigma}.
 #' @param reoptimize_sigma Select the scales again in every progressive round
 #'   (not with `sigma_mode = "fixed"`).
+#' @param verbose Report the stages with time-stamped messages (see
+#'   [manifoldOOS-progress]).
 #' @param labels_unlabeled Optional true labels of `X_unlabeled`: the
 #'   history then records the error of every round.
 #' @return A `manifold_fit` of subclass `manifold_sosi` with `labels` and
@@ -277,8 +291,9 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
                  dir_neighbors = c("per_class", "global"), n_iter = 11, schedule = NULL,
                  stop_frac = 1, clip_sd = 2, ratio_rel = 0.5, sep_quantile = 0, ridge = 0,
                  jitter = 1e-10, labels_unlabeled = NULL, refine = FALSE, refine_tol = 0.01,
-                 reoptimize_sigma = FALSE) {
+                 reoptimize_sigma = FALSE, verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  verbose <- check_verbose(verbose)
   t0 <- proc.time()[["elapsed"]]
   is_fit <- inherits(fit_or_Y, "manifold_fit")
   if (is_fit) {
@@ -371,8 +386,12 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   frac <- (schedule - N) / m
   stop_at <- which(frac >= stop_frac - 1e-12)
   if (length(stop_at)) schedule <- schedule[seq_len(stop_at[1])]
+  mo_progress(verbose, "SOSI: %d labelled + %d unlabelled points, %d rounds (scales chosen: %s)", N, m,
+              length(schedule), if (is.null(diag$mode_used)) sigma_mode else diag$mode_used)
+  t_fit <- mo_progress(verbose, "SOSI: progressive interpolation and labelling")
   res <- core(.mo_sosi_fit(X, codes, Y, Xu, sig, as.integer(schedule), min(K, max(table(f))), ridge, jitter,
                            reselect))
+  mo_progress(verbose, "SOSI: %d rounds done", length(res$rounds), start = t_fit)
 
   lev <- levels(f)
   as_lab <- function(code) factor(lev[code], levels = lev)
