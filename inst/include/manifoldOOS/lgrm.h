@@ -601,7 +601,7 @@ inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& C
 // landmarks). Each row is computed on its own with the same operations (the
 // result of a row does not depend on the batch); threaded over rows. The
 // kernel row is built column by column of B (contiguous, vectorised) and
-// exponentiated with Eigen's vectorised exp.
+// exponentiated with the package's vectorised exp (kernels.h).
 inline arma::mat lgrm_predict(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
                               const arma::mat& Xnew, const kernel_spec& ks, int n_threads = 0) {
   check_kernel(ks);
@@ -620,7 +620,8 @@ inline arma::mat lgrm_predict(const arma::mat& B, const arma::mat& beta, const a
         acc.setZero();
         if (ks.type == kernel_type::rbf) {
           for (Eigen::Index a = 0; a < d; ++a) acc += (Bm.col(a).array() - Xnew(i, a)).square();
-          acc = (cr * acc).exp();
+          acc *= cr;
+          exp_nonpositive_inplace(acc.data(), static_cast<std::size_t>(nb));
         } else {
           for (Eigen::Index a = 0; a < d; ++a) acc += Bm.col(a).array() * Xnew(i, a);
           if (ks.type == kernel_type::polynomial) {

@@ -201,10 +201,7 @@ __attribute__((target("avx2,fma"))) inline void dot_block_avx2(const double* X, 
     }
   }
 }
-inline bool use_avx2() {
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return ok;
-}
+inline bool use_avx2() { return cpu_has_avx2_fma(); }
 #endif
 }  // namespace kern
 
