@@ -4,6 +4,8 @@
 pg_roll <- swiss_roll(160, seed = 21)
 pg_X <- pg_roll$x[1:120, ]
 pg_new <- pg_roll$x[121:160, ]
+pg_lab <- factor(rep(c("a", "b", "c"), each = 40))
+pg_sle <- supervised_le(pg_X, pg_lab, 2)
 
 # Every function with a verbose argument, called on small data.
 pg_calls <- list(
@@ -24,7 +26,13 @@ pg_calls <- list(
   klpp = function(v) klpp(pg_X, 2, k = 8, verbose = v),
   nppe = function(v) nppe(pg_X, 2, k = 8, verbose = v),
   ke_lle = function(v) ke_lle(pg_X, 2, k = 8, verbose = v),
-  oos_map = function(v) oos_map(pg_X, pg_roll$truth[1:120, ], method = "krr", verbose = v)
+  oos_map = function(v) oos_map(pg_X, pg_roll$truth[1:120, ], method = "krr", verbose = v),
+  lgrm = function(v) lgrm(pg_X, 2, k = 10, verbose = v),
+  lgrm_nystrom = function(v) lgrm(pg_X, 2, k = 10, landmarks = 30, seed = 1, verbose = v),
+  plml = function(v) plml(pg_X, 2, k = 10, seed = 1, verbose = v),
+  supervised_le = function(v) supervised_le(pg_X, pg_lab, 2, verbose = v),
+  fisher_embedding = function(v) fisher_embedding(pg_X, pg_lab, 2, verbose = v),
+  sosi = function(v) sosi(pg_sle, X_unlabeled = pg_new, sigma_mode = "ratio", n_grid = 8, n_iter = 3, verbose = v)
 )
 
 # Messages (and standard output) produced by f(v); fails on any warning.
