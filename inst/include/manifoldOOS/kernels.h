@@ -71,14 +71,19 @@ __attribute__((target("avx2,fma"))) inline void exp_clamped_avx2(double* __restr
 #undef MO_EXP_CLAMPED_BODY
 }  // namespace detail
 
-// exp(max(x, -708)) in place, vectorised (see above).
-inline void exp_nonpositive_inplace(double* x, std::size_t n) {
-  Eigen::Map<Eigen::ArrayXd> a(x, static_cast<Eigen::Index>(n));
-  a = a.max(-708.0).min(0.0);
+// exp(x) in place for x already in [-708, 0], vectorised (see above).
+inline void exp_clamped_inplace(double* x, std::size_t n) {
 #ifdef MO_HAVE_AVX2_KERNELS
   if (cpu_has_avx2_fma()) return detail::exp_clamped_avx2(x, n);
 #endif
   detail::exp_clamped_base(x, n);
+}
+
+// exp(min(max(x, -708), 0)) in place, vectorised.
+inline void exp_nonpositive_inplace(double* x, std::size_t n) {
+  Eigen::Map<Eigen::ArrayXd> a(x, static_cast<Eigen::Index>(n));
+  a = a.max(-708.0).min(0.0);
+  exp_clamped_inplace(x, n);
 }
 
 

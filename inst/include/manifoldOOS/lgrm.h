@@ -617,12 +617,14 @@ inline arma::mat lgrm_predict(const arma::mat& B, const arma::mat& beta, const a
       nn, 4096, n_threads, [](std::size_t, std::size_t) {},
       [&]() { return Eigen::ArrayXd(nb); },
       [&](Eigen::ArrayXd& acc, std::size_t i) {
-        acc.setZero();
         if (ks.type == kernel_type::rbf) {
-          for (Eigen::Index a = 0; a < d; ++a) acc += (Bm.col(a).array() - Xnew(i, a)).square();
-          acc *= cr;
-          exp_nonpositive_inplace(acc.data(), static_cast<std::size_t>(nb));
+          // squared distances, scaled and clamped to [-708, 0] (d >= 1 columns)
+          acc = (Bm.col(0).array() - Xnew(i, 0)).square();
+          for (Eigen::Index a = 1; a < d; ++a) acc += (Bm.col(a).array() - Xnew(i, a)).square();
+          acc = (cr * acc).max(-708.0);
+          exp_clamped_inplace(acc.data(), static_cast<std::size_t>(nb));
         } else {
+          acc.setZero();
           for (Eigen::Index a = 0; a < d; ++a) acc += Bm.col(a).array() * Xnew(i, a);
           if (ks.type == kernel_type::polynomial) {
             const double g = ks.gamma, c0 = ks.coef0, deg = ks.degree;
