@@ -6,7 +6,8 @@
 # quick (default): 2 labelled ratios per data set (1 for ORL), 2 random splits,
 # and Figs. 8 and 9; full: the comparison alone at 6 labelled ratios per data
 # set and 5 splits (about an hour or more on a 2-core machine; an optional
-# third argument is a time budget in minutes, after which no new run starts);
+# third argument is a time budget in minutes, after which no new run starts;
+# a fourth argument "splits=2-5" runs those splits and appends to the CSVs);
 # fig8rbf: only the self-training RBF baseline of Fig. 8 (40-point scale grid,
 # replaces the RBF rows of sosi_progressive.csv).
 # Data: the image sets of load_image_data() (MANIFOLDOOS_DATA or ../shared/data).
@@ -135,14 +136,23 @@ if (mode == "full") {
   budget <- if (length(args) >= 3 && nzchar(args[3])) as.numeric(args[3]) else Inf
   # optional fourth argument "DATASET:n_per[:split]": run that setting only and
   # append its rows to the existing CSVs (to complete a budgeted run)
+  # or "splits=A-B": run splits A to B of every setting and append their rows
   only <- if (length(args) >= 4) strsplit(args[4], ":", fixed = TRUE)[[1]] else NULL
+  split_range <- NULL
+  if (!is.null(only) && startsWith(only[1], "splits=")) {
+    split_range <- as.integer(strsplit(sub("^splits=", "", only[1]), "-", fixed = TRUE)[[1]])
+    split_range <- seq(split_range[1], split_range[length(split_range)])
+    only <- NULL
+  }
   res <- list()
   runs <- list()
-  if (!is.null(only)) {
+  if (!is.null(only) || !is.null(split_range)) {
     old_c <- file.path(outdir, "sosi_compare_full.csv")
     old_r <- file.path(outdir, "sosi_full_runs.csv")
     if (file.exists(old_c)) res[[1]] <- utils::read.csv(old_c)
     if (file.exists(old_r)) runs[[1]] <- utils::read.csv(old_r)
+  }
+  if (!is.null(only)) {
     cfg <- cfg[only[1]]
     cfg[[1]]$n_per <- as.numeric(only[2])
   }
@@ -151,7 +161,7 @@ if (mode == "full") {
   for (nm in names(cfg)) {
     if (dir.exists(file.path(path, nm))) dsets[[nm]] <- sosi_data(nm, path) else message("data set ", nm, " not available: skipped")
   }
-  splits <- if (!is.null(only) && length(only) >= 3) as.integer(only[3]) else seq_len(n_split)
+  splits <- if (!is.null(only) && length(only) >= 3) as.integer(only[3]) else if (!is.null(split_range)) split_range else seq_len(n_split)
   for (sp in splits) {
     for (nm in intersect(names(dsets), names(cfg))) for (n_per in cfg[[nm]]$n_per) {
       el <- as.numeric(difftime(Sys.time(), t_start, units = "mins"))
@@ -173,10 +183,15 @@ if (mode == "full") {
   cpu <- proc.time() - cpu_start
   done <- do.call(rbind, runs)
   meta <- file.path(outdir, "sosi_full_meta.txt")
-  if (!is.null(only)) {
+  if (!is.null(only) || !is.null(split_range)) {
     cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s \"\" %s: elapsed %.0f s, CPU %.0f s, load %s\n",
                 outdir, args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
                 sub(".*load average: ", "", system("uptime", intern = TRUE))), file = meta, append = TRUE)
+    cat(sprintf("splits completed per data set and ratio now: %s\n",
+                paste(sprintf("%s/%d: %d", done$dataset, done$n_per_class,
+                              ave(done$split, done$dataset, done$n_per_class, FUN = length))[
+                                !duplicated(paste(done$dataset, done$n_per_class))], collapse = ", ")),
+        file = meta, append = TRUE)
     quit(save = "no")
   }
   writeLines(c(sprintf("command: nice -n 5 Rscript inst/experiments/sosi.R full %s %s", outdir,
