@@ -111,39 +111,21 @@ inline arma::mat lgrm_clique_matrix(const arma::mat& Ci, int p, double gamma, ar
 // nbhd: n x k cliques (0-based rows of X, first column normally the point itself).
 inline lgrm_local lgrm_local_matrix(const arma::mat& X, const arma::Mat<int>& nbhd, int p,
                                     double gamma, int n_threads = 0) {
-  const long n = nbhd.n_rows, k = nbhd.n_cols, d = X.n_cols;
+  const long n = nbhd.n_rows, k = nbhd.n_cols;
   if (p < 1 || p >= k) throw input_error("`p` must lie in [1, k - 1]");
   if (!(gamma >= 0) || !std::isfinite(gamma)) throw input_error("`gamma` must be a finite number >= 0");
   if (nbhd.n_elem > 0 && (nbhd.min() < 0 || nbhd.max() >= int(X.n_rows)))
     throw input_error("neighbourhood index out of range");
-  const long kk = k * k;
-  std::vector<Eigen::Triplet<double>> trips(static_cast<size_t>(n) * kk);
   lgrm_local out;
   out.sv.zeros(n, p);
-  std::exception_ptr err = nullptr;
   long deficient = 0;
-  interrupt_flag flag;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 256) num_threads(resolve_threads(n_threads)) reduction(+ : deficient)
-#endif
-  for (long i = 0; i < n; ++i) {
-    if (flag.poll(i) || err) continue;
-    try {
-      const arma::mat Ci = centred_clique(X, nbhd, i);
-      arma::vec s;
-      const arma::mat A = lgrm_clique_matrix(Ci, p, gamma, s);
-      if (!(s(p - 1) > 1e-10 * s(0))) ++deficient;
-      out.sv.row(i) = s.t();
-      scatter_clique_block(trips, nbhd, i, A);
-    } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_lgrm_err)
-#endif
-      if (!err) err = std::current_exception();
-    }
-  }
-  if (err) std::rethrow_exception(err);
-  flag.rethrow_if_stopped();
+  auto trips = assemble_clique_blocks(X, nbhd, n_threads, deficient, [&](long i, const arma::mat& Ci, bool& def) {
+    arma::vec s;
+    arma::mat A = lgrm_clique_matrix(Ci, p, gamma, s);
+    def = !(s(p - 1) > 1e-10 * s(0));
+    out.sv.row(i) = s.t();
+    return A;
+  });
   sp_mat_e L = sparse_from_triplets(X.n_rows, trips);
   sp_mat_e Lt = L.transpose();
   out.L = 0.5 * (L + Lt);

@@ -37,6 +37,7 @@
 #include "common.h"
 #include "eigen_sparse.h"
 #include "linalg.h"
+#include "parallel.h"
 
 namespace manifoldOOS {
 
@@ -68,6 +69,31 @@ inline void scatter_clique_block(std::vector<Eigen::Triplet<double>>& trips, con
   size_t off = static_cast<size_t>(i) * static_cast<size_t>(k * k);
   for (long b = 0; b < k; ++b)
     for (long a = 0; a < k; ++a) trips[off++] = Eigen::Triplet<double>(nbhd(i, a), nbhd(i, b), A(a, b));
+}
+
+// Threaded assembly of the alignment triplets of every clique (row of nbhd):
+// block(i, Ci, deficient) gets the centred clique Ci = centred_clique(X, nbhd, i)
+// and returns its k x k block, setting `deficient` when the clique is rank
+// deficient; the blocks are scattered with scatter_clique_block() and the
+// deficient cliques counted into n_deficient. An exception thrown by a block
+// is rethrown after the loop; an interrupt throws manifoldOOS::interrupted.
+template <class Block>
+inline std::vector<Eigen::Triplet<double>> assemble_clique_blocks(const arma::mat& X, const arma::Mat<int>& nbhd,
+                                                                  int n_threads, long& n_deficient, Block block) {
+  const std::size_t n = nbhd.n_rows, k = nbhd.n_cols;
+  std::vector<Eigen::Triplet<double>> trips(n * k * k);
+  n_deficient = 0;
+  parallel_row_blocks(
+      n, n, n_threads, [](std::size_t, std::size_t) {}, [] { return 0L; },
+      [&](long& deficient, std::size_t i) {
+        const arma::mat Ci = centred_clique(X, nbhd, static_cast<long>(i));
+        bool def = false;
+        const arma::mat B = block(static_cast<long>(i), Ci, def);
+        if (def) ++deficient;
+        scatter_clique_block(trips, nbhd, static_cast<long>(i), B);
+      },
+      [&](long& deficient) { n_deficient += deficient; }, 256);
+  return trips;
 }
 
 // Sparse symmetric matrix from triplets (duplicates summed).

@@ -26,35 +26,20 @@ struct ltsa_alignment {
 // of X, no repeated index within a row. B is nrow(X) x nrow(X).
 inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<int>& nbhd, int q,
                                             int n_threads = 0) {
-  const long n = nbhd.n_rows, k = nbhd.n_cols, p = X.n_cols;
+  const long k = nbhd.n_cols;
   if (q < 1 || q >= k) throw input_error("`k` must exceed `ndim`");
   if (nbhd.n_elem > 0 && (nbhd.min() < 0 || nbhd.max() >= int(X.n_rows)))
     throw input_error("neighbourhood index out of range");
-  const long kk = k * k;
-  std::vector<Eigen::Triplet<double>> trips(static_cast<size_t>(n) * kk);
   long deficient = 0;
-  bool failed = false;
-  interrupt_flag flag;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 256) num_threads(resolve_threads(n_threads)) reduction(+ : deficient)
-#endif
-  for (long i = 0; i < n; ++i) {
-    if (flag.poll(i) || failed) continue;
-    const arma::mat Xi = centred_clique(X, nbhd, i);
+  auto trips = assemble_clique_blocks(X, nbhd, n_threads, deficient, [&](long, const arma::mat& Xi, bool& def) {
     arma::mat G = Xi * Xi.t();
     arma::vec ev;
     arma::mat U;
-    if (!arma::eig_sym(ev, U, G)) {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-      failed = true;
-      continue;
-    }
+    if (!arma::eig_sym(ev, U, G)) throw convergence_error("a local eigendecomposition failed in LTSA");
     // ascending: the top q are the last q columns
     const double top = ev(k - 1);
     const double qth = ev(k - q);
-    if (!(qth > 1e-20 * top)) ++deficient;
+    def = !(qth > 1e-20 * top);
     // G_i = [1/sqrt(k), Q_i], orthonormalised by modified Gram-Schmidt so that
     // I - G_i G_i' stays an orthogonal projector (PSD) even when the
     // neighbourhood has rank < q (then the surplus directions are dropped).
@@ -70,10 +55,8 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
     const arma::mat Gu = Gi.head_cols(cols);
     arma::mat Li = -Gu * Gu.t();
     Li.diag() += 1.0;
-    scatter_clique_block(trips, nbhd, i, Li);
-  }
-  flag.rethrow_if_stopped();
-  if (failed) throw convergence_error("a local eigendecomposition failed in LTSA");
+    return Li;
+  });
   ltsa_alignment out;
   out.B = sparse_from_triplets(X.n_rows, trips);
   out.n_rank_deficient = deficient;
