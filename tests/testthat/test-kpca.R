@@ -54,13 +54,7 @@ test_that("a batch equals row-by-row predictions, also after saveRDS()", {
   X <- kpca_data()
   fit <- kpca(X, 2, sigma = 4)
   Xn <- kpca_data(40, seed = 3)
-  batch <- predict(fit, Xn)
-  rows <- t(vapply(seq_len(nrow(Xn)), function(i) predict(fit, Xn[i, , drop = FALSE])[1, ],
-                   numeric(2)))
-  expect_equal(unname(rows), unname(batch), tolerance = 1e-12)
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  expect_identical(predict(readRDS(f), Xn), batch)
+  expect_predict_contract(fit, Xn, tol = 1e-12)
 })
 
 test_that("dense and iterative eigen-solvers agree (n = 500)", {

@@ -62,13 +62,7 @@ test_that("predict reproduces the training embedding, is batch invariant and sur
                npe(X, 2, k = 8), onpp(X, 2, k = 8))
   for (fit in fits) {
     expect_equal(predict(fit, X), embedding(fit), tolerance = 1e-12, ignore_attr = TRUE)
-    batch <- predict(fit, Xnew)
-    rows <- t(vapply(seq_len(nrow(Xnew)), function(i) predict(fit, Xnew[i, , drop = FALSE])[1, ],
-                     numeric(2)))
-    expect_equal(unname(batch), unname(rows), tolerance = 1e-13)
-    f <- tempfile(fileext = ".rds")
-    saveRDS(fit, f)
-    expect_identical(predict(readRDS(f), Xnew), batch)
+    batch <- expect_predict_contract(fit, Xnew, tol = 1e-13)
     expect_equal(unname(batch), unname(sweep(Xnew, 2, fit$center) %*% fit$rotation), tolerance = 1e-12)
   }
 })

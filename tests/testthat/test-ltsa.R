@@ -67,14 +67,9 @@ test_that("LTSA prediction: batch = rows, snap, saveRDS", {
   roll <- swiss_roll(500, seed = 6)
   fit <- ltsa(roll$x[1:400, ], 2, k = 10)
   new <- roll$x[401:500, ]
-  yb <- predict(fit, new)
-  yr <- t(vapply(1:100, function(i) predict(fit, new[i, , drop = FALSE]), numeric(2)))
-  expect_equal(unname(yb), unname(yr), tolerance = 1e-12, ignore_attr = TRUE)
+  expect_predict_contract(fit, new, tol = 1e-12)
   expect_identical(unname(predict(fit, roll$x[1:50, ])[, 1:2]), unname(embedding(fit)[1:50, ]),
                    ignore_attr = TRUE)
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  expect_identical(predict(readRDS(f), new), yb)
 })
 
 test_that("Swiss roll n = 2000, k = 10: trustworthiness(10) >= 0.99", {

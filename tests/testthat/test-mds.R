@@ -58,12 +58,7 @@ test_that("dense and iterative paths agree (n = 500), batch = rows, saveRDS", {
   expect_equal(it$eigenvalues, d$eigenvalues, tolerance = 1e-8)
   expect_equal(embedding(it), embedding(d), tolerance = 1e-6)
   Xn <- mds_data(25, seed = 8)
-  batch <- predict(d, Xn)
-  rows <- t(vapply(1:25, function(i) predict(d, Xn[i, , drop = FALSE])[1, ], numeric(3)))
-  expect_equal(unname(rows), unname(batch), tolerance = 1e-12)
-  f <- tempfile(fileext = ".rds")
-  saveRDS(d, f)
-  expect_identical(predict(readRDS(f), Xn), batch)
+  expect_predict_contract(d, Xn, tol = 1e-12)
 })
 
 test_that("bad input: ndim above the rank, unknown rule, bad newdata", {

@@ -192,14 +192,9 @@ test_that("batch = row by row, thread count and saveRDS round trip do not change
   d <- roll_small(500, seed = 12)
   fit <- nppe(d$x[1:400, ], 2, 10, basis = "full", degree = 3)
   xn <- d$x[401:500, ]
-  yb <- predict(fit, xn)
-  yr <- do.call(rbind, lapply(seq_len(nrow(xn)), function(i) predict(fit, xn[i, , drop = FALSE])))
-  expect_identical(unname(yb), unname(yr))
+  yb <- expect_predict_contract(fit, xn)
   expect_identical(predict(fit, xn, n_threads = 1), yb)
   expect_identical(predict(fit, xn, n_threads = 2), yb)
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  expect_identical(predict(readRDS(f), xn), yb)
   # the map is the polynomial of nppe_terms() and the coefficients
   E <- nppe_terms(fit)
   Xs <- sweep(sweep(xn, 2, fit$center), 2, fit$scale, "/")

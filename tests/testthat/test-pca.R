@@ -37,13 +37,7 @@ test_that("batch prediction equals row-by-row prediction, and saveRDS round trip
   set.seed(5)
   X <- matrix(rnorm(300), 60)
   fit <- pca(X[1:40, ], 2)
-  batch <- predict(fit, X[41:60, ])
-  rows <- t(sapply(41:60, function(i) predict(fit, X[i, , drop = FALSE])))
-  expect_equal(unname(batch), unname(rows), tolerance = 0)
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  fit2 <- readRDS(f)
-  expect_identical(predict(fit2, X[41:60, ]), batch)
+  expect_predict_contract(fit, X[41:60, ])
 })
 
 test_that("print, summary and embedding methods work", {

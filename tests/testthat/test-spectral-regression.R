@@ -116,12 +116,7 @@ test_that("SR/KSR/KLPP predictions: training rows, batch invariance, saveRDS", {
                klpp(X, 2, k = 8))
   for (fit in fits) {
     expect_equal(predict(fit, X), embedding(fit), tolerance = 1e-10, ignore_attr = TRUE)
-    batch <- predict(fit, Xnew)
-    rows <- t(vapply(1:20, function(i) predict(fit, Xnew[i, , drop = FALSE])[1, ], numeric(2)))
-    expect_equal(unname(batch), unname(rows), tolerance = 1e-12)
-    f <- tempfile(fileext = ".rds")
-    saveRDS(fit, f)
-    expect_identical(predict(readRDS(f), Xnew), batch)
+    expect_predict_contract(fit, Xnew, tol = 1e-12)
   }
 })
 
