@@ -93,6 +93,18 @@ inline double ratio_base(const double* c, const double* g, const double* mask, d
   return best;
 }
 
+// Screening test of the homotopy: writes the positions k < n that fail
+// |c_k - G0 h_k| < A0 and |c_k - G1 h_k| < A1 (NaN fails) to idx; returns
+// their number.
+#define MO_L1_SCAN_ONE(k)                                                             \
+  if (!(std::abs(c[k] - G0 * h[k]) < A0) || !(std::abs(c[k] - G1 * h[k]) < A1)) idx[m++] = k;
+inline uword screen_base(const double* c, const double* h, uword n, double G0, double A0,
+                         double G1, double A1, uword* idx) {
+  uword m = 0;
+  for (uword k = 0; k < n; ++k) MO_L1_SCAN_ONE(k)
+  return m;
+}
+
 // Block of dot products out[q * ldo + j] = <x_j, v_q> for R training samples
 // (x_j = X + j * D) and C queries (v_q = V + q * D). Every pair is computed
 // with the same sequence of operations (four lanes over the first 4 floor(D/4)
@@ -196,6 +208,30 @@ __attribute__((target("avx2,fma"))) inline double ratio_avx2(const double* c, co
   for (uword j = n4; j < n; ++j) MO_L1_RATIO_ONE(j)
   return best;
 }
+__attribute__((target("avx2,fma"))) inline uword screen_avx2(const double* c, const double* h,
+                                                             uword n, double G0, double A0,
+                                                             double G1, double A1, uword* idx) {
+  const __m256d g0 = _mm256_set1_pd(G0), g1 = _mm256_set1_pd(G1), a0 = _mm256_set1_pd(A0),
+                a1 = _mm256_set1_pd(A1), sgn = _mm256_set1_pd(-0.0);
+  uword m = 0;
+  const uword n4 = n / 4 * 4;
+  for (uword k = 0; k < n4; k += 4) {
+    const __m256d c4 = _mm256_loadu_pd(c + k), h4 = _mm256_loadu_pd(h + k);
+    // |c - G h| (the margin of the test covers any rounding difference)
+    const __m256d p0 = _mm256_andnot_pd(sgn, _mm256_sub_pd(c4, _mm256_mul_pd(g0, h4)));
+    const __m256d p1 = _mm256_andnot_pd(sgn, _mm256_sub_pd(c4, _mm256_mul_pd(g1, h4)));
+    const __m256d f = _mm256_or_pd(_mm256_cmp_pd(p0, a0, _CMP_NLT_UQ),
+                                   _mm256_cmp_pd(p1, a1, _CMP_NLT_UQ));
+    int bits = _mm256_movemask_pd(f);
+    while (bits) {
+      const int b = __builtin_ctz(bits);
+      idx[m++] = k + uword(b);
+      bits &= bits - 1;
+    }
+  }
+  for (uword k = n4; k < n; ++k) MO_L1_SCAN_ONE(k)
+  return m;
+}
 // (the small loops over R and C are unrolled so that the R x C accumulators
 // stay in registers)
 #if defined(__clang__)
@@ -280,6 +316,14 @@ inline double entry_ratios(const double* c, const double* g, const double* mask,
   if (kern::use_avx2()) return kern::ratio_avx2(c, g, mask, lam, n, r);
 #endif
   return kern::ratio_base(c, g, mask, lam, n, r);
+}
+
+inline uword screen(const double* c, const double* h, uword n, double G0, double A0, double G1,
+                    double A1, uword* idx) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::screen_avx2(c, h, n, G0, A0, G1, A1, idx);
+#endif
+  return kern::screen_base(c, h, n, G0, A0, G1, A1, idx);
 }
 
 template <int R, int C>
@@ -615,7 +659,8 @@ class active_cholesky {
 struct homotopy_options {
   int max_steps = 0;       // 0 = 50 * D + 100
   long refresh = -1;       // new checkpoint when more tracked columns than
-                           // this (-1 = N / 4; 0 = a full pass every step)
+                           // this (-1 = max(16, sqrt(N)); 0 = a full pass
+                           // every step)
   bool check_screening = false;  // recompute every screened column (tests)
 };
 
@@ -627,6 +672,7 @@ class homotopy_state {
         vT_(B.D()), w_(B.D()), uc_(B.N()), uh_(B.N()), mask_(B.M()), cc_(B.M()), cg_(B.M()), cm_(B.M()), cr_(B.M()),
         active_(B.M()), blocked_(B.M()), uidx_(B.N()), cidx_(B.M()), chol_(B.D()) {
     trk_.reserve(B.N());
+    fpos_.resize(B.N());
     A_.reserve(B.D() + 1);
     sA_.reserve(B.D() + 1);
     I_.reserve(B.D() + 1);
@@ -640,7 +686,11 @@ class homotopy_state {
     id_ = id;
     x_ = x;
     max_steps_ = opt.max_steps > 0 ? opt.max_steps : int(50 * B_.D() + 100);
-    refresh_ = opt.refresh < 0 ? long(B_.N() / 4) : opt.refresh;
+    // a pass costs 2 N D, a tracked column D per step, and the tracked set
+    // grows roughly linearly between checkpoints: the best limit grows like
+    // sqrt(N) (36 at N = 1241; 30-50 measured equally good there)
+    refresh_ = opt.refresh < 0 ? std::max(16L, long(std::ceil(std::sqrt(double(B_.N())))))
+                               : opt.refresh;
     check_ = opt.check_screening;
     out = code_result();
     out.dual.zeros(B_.D());
@@ -928,10 +978,9 @@ class homotopy_state {
       const double e2 = std::max(pp - 2.0 * t0 * pw + t0 * t0 * ww, 0.0);
       const double A0 = track_all ? -inf : lam_ - nmax_ * std::sqrt(pp) - margin;
       const double A1 = track_all ? -inf : lam_ - t0 - nmax_ * std::sqrt(e2) - margin;
-      const double G0 = Gsum_, G1 = Gsum_ + t0;
       // one scan: every column failing the test for the current step is
       // tracked (a smaller final step only makes the test easier to pass)
-      uword keep = 0, nnew = 0, fresh_idx[4];
+      uword nnew = 0, fresh_idx[4];
       auto flush = [&]() {
         if (!fresh_) correlate_tracked(fresh_idx, nnew, true);
         for (uword t = 0; t < nnew; ++t) {
@@ -944,22 +993,24 @@ class homotopy_state {
         }
         nnew = 0;
       };
-      for (uword k = 0; k < nU_; ++k) {
-        const double ck = uc_[k], hk = uh_[k];
-        if (!(std::abs(ck - G0 * hk) < A0) || !(std::abs(ck - G1 * hk) < A1)) {
-          const uword j = uidx_[k];
-          if (fresh_) {  // c and g from the checkpoint pass are exact
-            c_[j] = ck;
-            gbuf_[j] = hk;
-          }
-          fresh_idx[nnew++] = j;
-          if (nnew == 4) flush();
-        } else {
-          uidx_[keep] = uidx_[k];
-          uc_[keep] = ck;
-          uh_[keep] = hk;
-          ++keep;
+      const uword nf = screen(uc_.memptr(), uh_.memptr(), nU_, Gsum_, A0, Gsum_ + t0, A1,
+                              fpos_.data());
+      // failing positions in decreasing order: each leaves U by a swap with
+      // the last entry (which is not a later failure)
+      uword keep = nU_;
+      for (uword q = nf; q-- > 0;) {
+        const uword k = fpos_[q];
+        const uword j = uidx_[k];
+        if (fresh_) {  // c and g from the checkpoint pass are exact
+          c_[j] = uc_[k];
+          gbuf_[j] = uh_[k];
         }
+        fresh_idx[nnew++] = j;
+        if (nnew == 4) flush();
+        --keep;
+        uidx_[k] = uidx_[keep];
+        uc_[k] = uc_[keep];
+        uh_[k] = uh_[keep];
       }
       flush();
       nU_ = keep;
@@ -1115,6 +1166,7 @@ class homotopy_state {
   std::vector<char> active_, blocked_;
   std::vector<uword> uidx_;    // untracked columns U (c_j(T), h_j in uc_, uh_)
   std::vector<uword> trk_;     // tracked training columns (active ones included)
+  std::vector<uword> fpos_;    // positions in U failing the screening test
   arma::uvec cidx_;            // candidate columns (compact order)
   std::vector<uword> blocked_list_;  // columns refused by the factor since the last drop
   std::vector<uword> A_, I_;   // active training columns (Cholesky order), coordinates
