@@ -408,7 +408,7 @@ class dictionary {
 
   // Training part of B^T V for the columns of V (D x b, column-major): out
   // (N x b, column q contiguous). Register blocks of 3 training samples x 4
-  // queries share every load; all b queries share one pass over the
+  // (or 2) queries share every load; all b queries share one pass over the
   // dictionary. Every (sample, query) pair goes through the same arithmetic
   // (see kern::dot_block_base), so a query's correlations do not depend on
   // the other queries of the batch.
@@ -423,6 +423,10 @@ class dictionary {
       for (; q + 4 <= b; q += 4) {
         if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
         else dot_block<1, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+      }
+      for (; q + 2 <= b; q += 2) {
+        if (three) dot_block<3, 2>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+        else dot_block<1, 2>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
       }
       for (; q < b; ++q) {
         if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
