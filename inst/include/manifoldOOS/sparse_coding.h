@@ -22,6 +22,7 @@
 
 #include <armadillo>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -1210,7 +1211,11 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
   }
   arma::mat V(D, 2 * width, arma::fill::zeros), G(N, 2 * width);
   std::vector<uword> col(width);
-  long iter = 0;
+  // a round takes from well under a millisecond (one query) to tens of
+  // them, and a poll from R (R_CheckUserInterrupt inside a top-level
+  // context and an R-level tryCatch) tens of microseconds: poll when 20 ms
+  // have passed since the last poll
+  auto last_poll = std::chrono::steady_clock::now();
   while (true) {
     // live requests packed into the first columns
     uword nl = 0;
@@ -1221,7 +1226,12 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
       col[s] = nl++;
     }
     if (nl == 0) break;
-    if (flag.poll(iter++)) return;
+    if (flag.stopped()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_poll >= std::chrono::milliseconds(20)) {
+      last_poll = now;
+      if (flag.poll(0)) return;
+    }
     B.correlate_block(V.memptr(), 2 * nl, G.memptr(), N);
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
@@ -1469,10 +1479,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
     hopt.max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
     hopt.refresh = opt.refresh;
     hopt.check_screening = opt.check_screening;
-    // one lockstep round (every live query runs to its next checkpoint)
-    // takes a millisecond or more, and a poll from R (R_CheckUserInterrupt
-    // inside a top-level context and a tryCatch) tens of microseconds: poll
-    // every round
+    // (homotopy_lockstep polls at most every 20 ms)
     interrupt_flag flag(1);
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
