@@ -11,8 +11,11 @@
 //  * homotopy (default): the Lasso path min 1/2 ||x - Ba||^2 + lam ||a||_1
 //    followed from lam = ||B^T x||_inf down to 0 (Osborne, Presnell & Turlach
 //    2000; Efron et al. 2004), with a Cholesky factor of B_A^T B_A kept by
-//    rank-one updates (add) and Givens downdates (drop). The end point is a
-//    basis-pursuit solution; the last direction gives the dual certificate.
+//    rank-one updates (add) and Givens downdates (drop), and correlations
+//    screened against a checkpoint pass (only the columns a bound cannot
+//    exclude from entering are correlated; see homotopy_state). The end
+//    point is a basis-pursuit solution; the last direction gives the dual
+//    certificate.
 //  * ADMM (Boyd et al. 2011, basis pursuit) on batches of queries, with a
 //    support "polish" and dual certificate tried every 50 iterations.
 // Every returned code carries its dual vector y and the certificate
