@@ -345,8 +345,8 @@
     .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect)
 }
 
-.mo_l1_code <- function(X, E, Q, solver, maxit, width, n_threads) {
-    .Call(`_manifoldOOS_mo_l1_code`, X, E, Q, solver, maxit, width, n_threads)
+.mo_l1_code <- function(X, E, Q, solver, maxit, width, n_threads, refresh = -1L, check = FALSE) {
+    .Call(`_manifoldOOS_mo_l1_code`, X, E, Q, solver, maxit, width, n_threads, refresh, check)
 }
 
 .mo_sparse_oos <- function(X, E, Yemb, Q, solver, maxit, width, n_threads) {

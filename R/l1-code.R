@@ -17,11 +17,14 @@
 #'   the active set are eliminated (Schur complement), so only the Cholesky
 #'   factor of the training columns' part is kept, updated in `O(|A|^2)` as
 #'   columns enter and leave. It ends at an exact solution (about `1.5 D`
-#'   steps); several queries are advanced in lockstep so that they share
-#'   each pass over `X`. A square error basis `E` is handled by coding
-#'   `E^{-1} x` over `[E^{-1} t(X), I]` (the same problem); with a
-#'   non-square `E` the homotopy does not apply and ADMM is used
-#'   (`fallback = TRUE`).
+#'   steps). Each step needs the correlations of the samples with the
+#'   residual and the direction; they are computed exactly only for the
+#'   samples that a bound from the last full pass over `X` cannot exclude
+#'   from entering (usually a few dozen), and several queries are advanced
+#'   in lockstep so that they share the full passes. A square error basis
+#'   `E` is handled by coding `E^{-1} x` over `[E^{-1} t(X), I]` (the same
+#'   problem); with a non-square `E` the homotopy does not apply and ADMM is
+#'   used (`fallback = TRUE`).
 #' * `"admm"`: basis-pursuit ADMM (Boyd et al. 2011, section 6.2) on batches of
 #'   queries, over-relaxation 1.6, with a support polish and dual certificate
 #'   tried every 50 iterations (stops when certified or after `maxit`).
@@ -50,7 +53,10 @@
 #'   samples), `e` (`m x D'` codes on the error basis), `dual` (`m x D` dual
 #'   vectors), and per query `objective` (`||a||_1 + ||e||_1`), `dual_max`
 #'   (`||B^T y||_inf`), `gap`, `residual`, `certified`, `steps` (homotopy
-#'   steps or ADMM iterations), `solver` and `fallback`.
+#'   steps or ADMM iterations), `solver` and `fallback`; for the homotopy
+#'   also `passes` (full correlation passes over `X`) and `tracked` (mean
+#'   number of samples whose correlations were updated per step; the others
+#'   were provably unable to enter the active set), `NA` otherwise.
 #' @references Wright, J., Yang, A. Y., Ganesh, A., Sastry, S. S. and Ma, Y.
 #'   (2009) Robust face recognition via sparse representation. *IEEE TPAMI*
 #'   31, 210--227.
@@ -96,6 +102,8 @@ l1_code <- function(X, x, solver = c("homotopy", "admm", "lp"), error_basis = "i
     res <- l1_code_lp(X, E, x)
   } else {
     res <- core(.mo_l1_code(X, E, x, solver, maxit, 8L, n_threads))
+    res$screen_violations <- NULL
+    if (solver != "homotopy") res$passes <- res$tracked <- rep(NA_real_, nrow(x))
   }
   rownames(res$a) <- rownames(x)
   colnames(res$a) <- rownames(X)
@@ -161,5 +169,6 @@ l1_code_lp <- function(X, E, Q) {
        dual_max = rep(NA_real_, m), gap = rep(NA_real_, m),
        residual = apply(abs(t(B %*% t(cbind(a, e))) - Q), 1, max),
        steps = rep(NA_integer_, m), drops = rep(NA_integer_, m),
-       certified = rep(NA, m), fallback = rep(FALSE, m))
+       certified = rep(NA, m), fallback = rep(FALSE, m),
+       passes = rep(NA_real_, m), tracked = rep(NA_real_, m))
 }

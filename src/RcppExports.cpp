@@ -1355,8 +1355,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_l1_code
-Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_l1_code(SEXP XSEXP, SEXP ESEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP) {
+Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads, int refresh, bool check);
+RcppExport SEXP _manifoldOOS_mo_l1_code(SEXP XSEXP, SEXP ESEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP, SEXP refreshSEXP, SEXP checkSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -1367,7 +1367,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
     Rcpp::traits::input_parameter< int >::type width(widthSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_l1_code(X, E, Q, solver, maxit, width, n_threads));
+    Rcpp::traits::input_parameter< int >::type refresh(refreshSEXP);
+    Rcpp::traits::input_parameter< bool >::type check(checkSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_l1_code(X, E, Q, solver, maxit, width, n_threads, refresh, check));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1477,7 +1479,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_nn_label_conf", (DL_FUNC) &_manifoldOOS_mo_nn_label_conf, 3},
     {"_manifoldOOS_mo_simplex_qp", (DL_FUNC) &_manifoldOOS_mo_simplex_qp, 1},
     {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 10},
-    {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 7},
+    {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 9},
     {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
     {NULL, NULL, 0}
 };

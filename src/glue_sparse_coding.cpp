@@ -7,7 +7,7 @@
 
 namespace {
 manifoldOOS::l1::solve_options make_options(const std::string& solver, int maxit, int width,
-                                            int n_threads) {
+                                            int n_threads, int refresh = -1, bool check = false) {
   manifoldOOS::l1::solve_options o;
   if (solver == "homotopy") {
     o.solver = manifoldOOS::l1::solver_type::homotopy;
@@ -19,21 +19,27 @@ manifoldOOS::l1::solve_options make_options(const std::string& solver, int maxit
   if (maxit > 0) o.admm.maxit = maxit;
   if (width > 0) o.width = arma::uword(width);
   o.n_threads = n_threads;
+  o.refresh = refresh;
+  o.check_screening = check;
   return o;
 }
 }  // namespace
 
 // Codes of the rows of Q over [X^T E] (E empty: identity). Returns the dense
 // codes a (m x N), e (m x De), duals (m x D) and per-row diagnostics.
+// refresh and check: homotopy checkpoints (-1: default, 0: a full
+// correlation pass every step) and the screening check (tests).
 // [[Rcpp::export(.mo_l1_code)]]
 Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
-                      std::string solver, int maxit, int width, int n_threads) {
+                      std::string solver, int maxit, int width, int n_threads,
+                      int refresh = -1, bool check = false) {
   MO_TRY {
     const arma::uword N = X.n_rows, D = X.n_cols, De = E.is_empty() ? D : E.n_cols;
     const arma::uword m = Q.n_rows;
     arma::mat A(m, N, arma::fill::zeros), Ee(m, De, arma::fill::zeros), Y(m, D, arma::fill::zeros);
     Rcpp::NumericVector obj(m), dmax(m), gap(m), res(m);
-    Rcpp::IntegerVector steps(m), drops(m);
+    Rcpp::IntegerVector steps(m), drops(m), passes(m), viol(m);
+    Rcpp::NumericVector tracked(m);
     Rcpp::LogicalVector cert(m), fb(m);
     Rcpp::CharacterVector used(m);
     std::vector<int> used_i(m, 0);
@@ -49,17 +55,23 @@ Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q
       res[i] = r.residual;
       steps[i] = r.steps;
       drops[i] = r.drops;
+      passes[i] = r.passes;
+      tracked[i] = r.steps > 0 ? r.tracked / r.steps : 0.0;
+      viol[i] = r.screen_violations;
       cert[i] = r.certified;
       fb[i] = r.fallback;
       used_i[i] = r.solver;
     };
-    manifoldOOS::l1::solve(X, E, Q, make_options(solver, maxit, width, n_threads), sink);
+    manifoldOOS::l1::solve(X, E, Q, make_options(solver, maxit, width, n_threads, refresh, check),
+                           sink);
     for (arma::uword i = 0; i < m; ++i) used[i] = used_i[i] == 0 ? "homotopy" : "admm";
     return Rcpp::List::create(
         Rcpp::Named("a") = A, Rcpp::Named("e") = Ee, Rcpp::Named("dual") = Y,
         Rcpp::Named("objective") = obj, Rcpp::Named("dual_max") = dmax, Rcpp::Named("gap") = gap,
         Rcpp::Named("residual") = res, Rcpp::Named("steps") = steps, Rcpp::Named("drops") = drops,
-        Rcpp::Named("certified") = cert, Rcpp::Named("fallback") = fb, Rcpp::Named("solver") = used);
+        Rcpp::Named("certified") = cert, Rcpp::Named("fallback") = fb, Rcpp::Named("solver") = used,
+        Rcpp::Named("passes") = passes, Rcpp::Named("tracked") = tracked,
+        Rcpp::Named("screen_violations") = viol);
   }
   MO_CATCH
 }

@@ -176,3 +176,61 @@ test_that("l1_code rejects bad input with classed errors", {
   expect_input_error(l1_code(pr$X, c(NA, numeric(9))), "`x`")
   expect_output(print(l1_code(pr$X, pr$Q)), "certified: 1 of 1")
 })
+
+# The homotopy skips the correlations of columns that provably cannot enter
+# within a step (screening against a checkpoint; see sparse_coding.h).
+# `check = TRUE` recomputes every skipped column at every step and counts
+# those that would have entered first; `refresh = 0` is the reference with a
+# full correlation pass at every step.
+l1_path <- function(X, Q, refresh = -1L, check = FALSE) {
+  manifoldOOS:::.mo_l1_code(X, matrix(0, 0, 0), Q, "homotopy", 20000L, 8L, 1L,
+                            as.integer(refresh), check)
+}
+
+expect_same_path <- function(a, b, info) {
+  expect_identical(a$steps, b$steps, info = info)
+  expect_identical(a$drops, b$drops, info = info)
+  expect_identical(a$a != 0, b$a != 0, info = info)
+  expect_equal(a$a, b$a, tolerance = 1e-12, info = info)
+  expect_equal(a$e, b$e, tolerance = 1e-12, info = info)
+}
+
+test_that("the screened correlations never skip an entering column", {
+  skip_if_not_installed("lpSolve")
+  set.seed(31)
+  D <- 30
+  # unit-norm rows, rows of unequal norms, and a degenerate dictionary
+  # (duplicates, coordinate vectors, many exact zeros)
+  pr <- l1_problem(D, 400, 4, seed = 31)
+  Xn <- pr$X * exp(rnorm(400, sd = 0.7))
+  Xd <- matrix(rnorm(150 * D), 150)
+  Xd[abs(Xd) < 0.4] <- 0
+  Xd <- rbind(Xd, Xd[1:20, ], diag(D)[c(3, 7, 11), ], -Xd[21:25, ])
+  Xd <- Xd / sqrt(rowSums(Xd^2))
+  cases <- list(unit = list(X = pr$X, Q = rbind(pr$Q, pr$X[17, ])),
+                norms = list(X = Xn, Q = pr$Q),
+                degenerate = list(X = Xd, Q = rbind(Xd[c(1, 151), ], matrix(rnorm(3 * D), 3),
+                                                    0.5 * Xd[2, ] + 0.5 * Xd[152, ])))
+  for (nm in names(cases)) {
+    cs <- cases[[nm]]
+    ref <- l1_path(cs$X, cs$Q, refresh = 0)
+    lp <- l1_code(cs$X, cs$Q, solver = "lp")
+    expect_true(all(ref$certified), info = nm)
+    expect_lt(max(abs(ref$objective - lp$objective) / lp$objective), 1e-7)
+    # the default, a checkpoint after every step and no checkpoint at all
+    for (rf in c(-1L, 1L, 1000000L)) {
+      info <- paste(nm, "refresh", rf)
+      cd <- l1_path(cs$X, cs$Q, refresh = rf, check = TRUE)
+      expect_identical(sum(cd$screen_violations), 0L, info = info)
+      expect_true(all(cd$certified), info = info)
+      expect_lt(max(abs(cd$objective - lp$objective) / lp$objective), 1e-7)
+      # the same path as the full passes; with exact ties (duplicated
+      # columns) round-off decides which of them enters, so only the
+      # optimum is compared there
+      if (nm != "degenerate") expect_same_path(cd, ref, info)
+    }
+  }
+  # screening does skip most columns (the checks above are not vacuous)
+  expect_lt(mean(l1_path(cases$unit$X, cases$unit$Q)$tracked), 0.25 * 400)
+  expect_lt(mean(l1_path(cases$norms$X, cases$norms$Q)$tracked), 0.5 * 400)
+})

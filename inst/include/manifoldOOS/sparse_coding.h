@@ -11,8 +11,11 @@
 //  * homotopy (default): the Lasso path min 1/2 ||x - Ba||^2 + lam ||a||_1
 //    followed from lam = ||B^T x||_inf down to 0 (Osborne, Presnell & Turlach
 //    2000; Efron et al. 2004), with a Cholesky factor of B_A^T B_A kept by
-//    rank-one updates (add) and Givens downdates (drop). The end point is a
-//    basis-pursuit solution; the last direction gives the dual certificate.
+//    rank-one updates (add) and Givens downdates (drop), and correlations
+//    screened against a checkpoint pass (only the columns a bound cannot
+//    exclude from entering are correlated; see homotopy_state). The end
+//    point is a basis-pursuit solution; the last direction gives the dual
+//    certificate.
 //  * ADMM (Boyd et al. 2011, basis pursuit) on batches of queries, with a
 //    support "polish" and dual certificate tried every 50 iterations.
 // Every returned code carries its dual vector y and the certificate
@@ -22,6 +25,7 @@
 
 #include <armadillo>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -93,6 +97,18 @@ inline double ratio_base(const double* c, const double* g, const double* mask, d
   return best;
 }
 
+// Screening test of the homotopy: writes the positions k < n that fail
+// |c_k - G0 h_k| < A0 and |c_k - G1 h_k| < A1 (NaN fails) to idx; returns
+// their number.
+#define MO_L1_SCAN_ONE(k)                                                             \
+  if (!(std::abs(c[k] - G0 * h[k]) < A0) || !(std::abs(c[k] - G1 * h[k]) < A1)) idx[m++] = k;
+inline uword screen_base(const double* c, const double* h, uword n, double G0, double A0,
+                         double G1, double A1, uword* idx) {
+  uword m = 0;
+  for (uword k = 0; k < n; ++k) MO_L1_SCAN_ONE(k)
+  return m;
+}
+
 // Block of dot products out[q * ldo + j] = <x_j, v_q> for R training samples
 // (x_j = X + j * D) and C queries (v_q = V + q * D). Every pair is computed
 // with the same sequence of operations (four lanes over the first 4 floor(D/4)
@@ -126,10 +142,45 @@ __attribute__((target("avx2,fma"))) inline double vdot_avx2(const double* a, con
                                                             uword n) { MO_L1_VDOT_BODY }
 __attribute__((target("avx2,fma"))) inline void vaxpy_avx2(double alpha, const double* x,
                                                            double* y, uword n) { MO_L1_VAXPY_BODY }
+// (two accumulators per row: eight independent FMA chains)
 __attribute__((target("avx2,fma"))) inline void vdot4_avx2(const double* x0, const double* x1,
                                                            const double* x2, const double* x3,
                                                            const double* y, uword n,
-                                                           double* out) { MO_L1_VDOT4_BODY }
+                                                           double* out) {
+  __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  const uword n8 = n / 8 * 8, n4 = n / 4 * 4;
+  uword i = 0;
+  for (; i < n8; i += 8) {
+    const __m256d y0 = _mm256_loadu_pd(y + i), y1 = _mm256_loadu_pd(y + i + 4);
+    a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x0 + i), y0, a0);
+    a1 = _mm256_fmadd_pd(_mm256_loadu_pd(x1 + i), y0, a1);
+    a2 = _mm256_fmadd_pd(_mm256_loadu_pd(x2 + i), y0, a2);
+    a3 = _mm256_fmadd_pd(_mm256_loadu_pd(x3 + i), y0, a3);
+    b0 = _mm256_fmadd_pd(_mm256_loadu_pd(x0 + i + 4), y1, b0);
+    b1 = _mm256_fmadd_pd(_mm256_loadu_pd(x1 + i + 4), y1, b1);
+    b2 = _mm256_fmadd_pd(_mm256_loadu_pd(x2 + i + 4), y1, b2);
+    b3 = _mm256_fmadd_pd(_mm256_loadu_pd(x3 + i + 4), y1, b3);
+  }
+  if (i < n4) {
+    const __m256d y0 = _mm256_loadu_pd(y + i);
+    a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x0 + i), y0, a0);
+    a1 = _mm256_fmadd_pd(_mm256_loadu_pd(x1 + i), y0, a1);
+    a2 = _mm256_fmadd_pd(_mm256_loadu_pd(x2 + i), y0, a2);
+    a3 = _mm256_fmadd_pd(_mm256_loadu_pd(x3 + i), y0, a3);
+    i += 4;
+  }
+  alignas(32) double l[4][4];
+  _mm256_store_pd(l[0], _mm256_add_pd(a0, b0));
+  _mm256_store_pd(l[1], _mm256_add_pd(a1, b1));
+  _mm256_store_pd(l[2], _mm256_add_pd(a2, b2));
+  _mm256_store_pd(l[3], _mm256_add_pd(a3, b3));
+  const double* xs[4] = {x0, x1, x2, x3};
+  for (int q = 0; q < 4; ++q) {
+    double t = (l[q][0] + l[q][1]) + (l[q][2] + l[q][3]);
+    for (uword k = i; k < n; ++k) t = std::fma(xs[q][k], y[k], t);
+    out[q] = t;
+  }
+}
 __attribute__((target("avx2,fma"))) inline void vaxpy4_avx2(const double* a, const double* x0,
                                                             const double* x1, const double* x2,
                                                             const double* x3, double* y,
@@ -160,6 +211,30 @@ __attribute__((target("avx2,fma"))) inline double ratio_avx2(const double* c, co
   double best = std::min(std::min(b4[0], b4[1]), std::min(b4[2], b4[3]));
   for (uword j = n4; j < n; ++j) MO_L1_RATIO_ONE(j)
   return best;
+}
+__attribute__((target("avx2,fma"))) inline uword screen_avx2(const double* c, const double* h,
+                                                             uword n, double G0, double A0,
+                                                             double G1, double A1, uword* idx) {
+  const __m256d g0 = _mm256_set1_pd(G0), g1 = _mm256_set1_pd(G1), a0 = _mm256_set1_pd(A0),
+                a1 = _mm256_set1_pd(A1), sgn = _mm256_set1_pd(-0.0);
+  uword m = 0;
+  const uword n4 = n / 4 * 4;
+  for (uword k = 0; k < n4; k += 4) {
+    const __m256d c4 = _mm256_loadu_pd(c + k), h4 = _mm256_loadu_pd(h + k);
+    // |c - G h| (the margin of the test covers any rounding difference)
+    const __m256d p0 = _mm256_andnot_pd(sgn, _mm256_sub_pd(c4, _mm256_mul_pd(g0, h4)));
+    const __m256d p1 = _mm256_andnot_pd(sgn, _mm256_sub_pd(c4, _mm256_mul_pd(g1, h4)));
+    const __m256d f = _mm256_or_pd(_mm256_cmp_pd(p0, a0, _CMP_NLT_UQ),
+                                   _mm256_cmp_pd(p1, a1, _CMP_NLT_UQ));
+    int bits = _mm256_movemask_pd(f);
+    while (bits) {
+      const int b = __builtin_ctz(bits);
+      idx[m++] = k + uword(b);
+      bits &= bits - 1;
+    }
+  }
+  for (uword k = n4; k < n; ++k) MO_L1_SCAN_ONE(k)
+  return m;
 }
 // (the small loops over R and C are unrolled so that the R x C accumulators
 // stay in registers)
@@ -247,6 +322,14 @@ inline double entry_ratios(const double* c, const double* g, const double* mask,
   return kern::ratio_base(c, g, mask, lam, n, r);
 }
 
+inline uword screen(const double* c, const double* h, uword n, double G0, double A0, double G1,
+                    double A1, uword* idx) {
+#ifdef MO_L1_HAVE_AVX2
+  if (kern::use_avx2()) return kern::screen_avx2(c, h, n, G0, A0, G1, A1, idx);
+#endif
+  return kern::screen_base(c, h, n, G0, A0, G1, A1, idx);
+}
+
 template <int R, int C>
 inline void dot_block(const double* X, const double* V, uword D, double* out, uword ldo) {
 #ifdef MO_L1_HAVE_AVX2
@@ -329,7 +412,7 @@ class dictionary {
 
   // Training part of B^T V for the columns of V (D x b, column-major): out
   // (N x b, column q contiguous). Register blocks of 3 training samples x 4
-  // queries share every load; all b queries share one pass over the
+  // (or 2) queries share every load; all b queries share one pass over the
   // dictionary. Every (sample, query) pair goes through the same arithmetic
   // (see kern::dot_block_base), so a query's correlations do not depend on
   // the other queries of the batch.
@@ -344,6 +427,10 @@ class dictionary {
       for (; q + 4 <= b; q += 4) {
         if (three) dot_block<3, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
         else dot_block<1, 4>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+      }
+      for (; q + 2 <= b; q += 2) {
+        if (three) dot_block<3, 2>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
+        else dot_block<1, 2>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
       }
       for (; q < b; ++q) {
         if (three) dot_block<3, 1>(xj, V + q * D_, D_, out + q * ldo + j, ldo);
@@ -384,6 +471,9 @@ struct code_result {
   double residual = 0.0;       // ||B a' - x||_inf
   int steps = 0;               // homotopy steps or ADMM iterations
   int drops = 0;
+  int passes = 0;              // homotopy: full correlation passes over the dictionary
+  double tracked = 0.0;        // homotopy: training columns correlated, summed over steps
+  int screen_violations = 0;   // homotopy with check_screening: must stay 0
   bool certified = false;
   int solver = 0;              // 0 = homotopy, 1 = ADMM
   bool fallback = false;       // homotopy failed, ADMM used instead
@@ -536,10 +626,7 @@ class active_cholesky {
 
 // ---- homotopy ----------------------------------------------------------------
 // One query's Lasso path over B = [X^T I], written as a state machine so
-// that several queries can be advanced in lockstep: every step needs the
-// training correlations X r of one D-vector r (request()), which the driver
-// computes for all live queries in one pass over the dictionary
-// (correlate_block), then receive() finishes the step.
+// that several queries can be advanced in lockstep.
 //
 // The active set is split into training columns A (x_j, j in A) and
 // coordinates I (identity columns e_l). With F the coordinates not in I, the
@@ -551,22 +638,68 @@ class active_cholesky {
 // data) is kept: a coordinate entering or leaving I is a rank-one downdate
 // or update of S, a training column entering or leaving is an append or a
 // Givens removal.
+//
+// Correlations with safe screening. A step needs, for every inactive
+// training column j, its correlation c_j = x_j^T r with the residual
+// r = x - B a and g_j = x_j^T v, to find the step length gamma at which the
+// next column enters. Computing them for all N columns costs N D per step.
+// Instead, at a "checkpoint" (a full pass over the dictionary, shared by the
+// queries advanced in lockstep) c_j(T) = x_j^T r_T and h_j = x_j^T v_T are
+// stored. Later, with G = the sum of the steps since T, w = v - v_T and
+// p = r - r_T + G v_T (so that r = r_T - G v_T + p),
+//     c_j - t g_j = c_j(T) - (G + t) h_j + x_j^T (p - t w),
+// and with n = max_j ||x_j|| column j cannot reach |c_j - t g_j| = lam - t
+// for any t in [0, gamma] when
+//     |c_j(T) - G h_j| < lam - n ||p||   and
+//     |c_j(T) - (G + gamma) h_j| < lam - gamma - n ||p - gamma w||
+// (lam - t - |c_j - t g_j| is bounded below by a concave function of t,
+// whose minimum over the interval is at an end point). p and w stay small
+// while the active set changes little (the direction moves by an
+// orthogonal increment as a column enters), so few columns fail the test:
+// only those are "tracked" (c_j and g_j computed exactly and kept up to
+// date, D flops per column and step). gamma is first taken over the tracked
+// columns, the coordinates and the drops; newly tracked columns can only
+// make it smaller, which keeps every test valid. When many columns are
+// tracked, the next step starts with a new checkpoint. Every decision is
+// the one a full pass would make (the tests check this along whole paths
+// with `check_screening`, and against `refresh = 0`, a full pass every
+// step).
+struct homotopy_options {
+  int max_steps = 0;       // 0 = 50 * D + 100
+  long refresh = -1;       // new checkpoint when more tracked columns than
+                           // this (-1 = max(16, sqrt(N)); 0 = a full pass
+                           // every step)
+  bool check_screening = false;  // recompute every screened column (tests)
+};
+
 class homotopy_state {
  public:
   explicit homotopy_state(const dictionary& B)
-      : B_(B), c_(B.M()), a_(B.M()), dA_(B.D() + 1), rhs_(B.D() + 1), v_(B.D()),
-        u_(B.D()), sigma_(B.D()), xF_(B.D()), kbuf_(B.D() + 1), mask_(B.M()), ratio_(B.M()),
-        active_(B.M()), blocked_(B.M()), chol_(B.D()) {
+      : B_(B), c_(B.M()), a_(B.M()), gbuf_(B.M()), dA_(B.D() + 1), rhs_(B.D() + 1), v_(B.D()),
+        u_(B.D()), sigma_(B.D()), xF_(B.D()), kbuf_(B.D() + 1), r_(B.D()), p_(B.D()),
+        vT_(B.D()), w_(B.D()), uc_(B.N()), uh_(B.N()), mask_(B.M()), cc_(B.M()), cg_(B.M()), cm_(B.M()), cr_(B.M()),
+        active_(B.M()), blocked_(B.M()), uidx_(B.N()), cidx_(B.M()), chol_(B.D()) {
+    trk_.reserve(B.N());
+    fpos_.resize(B.N());
     A_.reserve(B.D() + 1);
     sA_.reserve(B.D() + 1);
     I_.reserve(B.D() + 1);
+    double m = 0.0;
+    for (uword j = 0; j < B.N(); ++j) m = std::max(m, B.sqnorm(j));
+    nmax_ = std::sqrt(m) * (1.0 + 1e-12);
   }
 
   // Start query `id` with vector x (D).
-  void start(uword id, const double* x, int max_steps) {
+  void start(uword id, const double* x, const homotopy_options& opt) {
     id_ = id;
     x_ = x;
-    max_steps_ = max_steps;
+    max_steps_ = opt.max_steps > 0 ? opt.max_steps : int(50 * B_.D() + 100);
+    // a pass costs 2 N D, a tracked column D per step, and the tracked set
+    // grows roughly linearly between checkpoints: the best limit grows like
+    // sqrt(N) (36 at N = 1241; 30-50 measured equally good there)
+    refresh_ = opt.refresh < 0 ? std::max(16L, long(std::ceil(std::sqrt(double(B_.N())))))
+                               : opt.refresh;
+    check_ = opt.check_screening;
     out = code_result();
     out.dual.zeros(B_.D());
     A_.clear();
@@ -576,28 +709,33 @@ class homotopy_state {
     chol_.clear();
     std::fill(active_.begin(), active_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
+    blocked_list_.clear();
     mask_.zeros();
     a_.zeros();
     last_dropped_ = -1;
     last_sign_ = 0.0;
     phase_ = 0;
     status = 0;
-    std::copy(x, x + B_.D(), v_.begin());
+    need_pass_ = true;
+    std::copy(x, x + B_.D(), r_.begin());
+    v_.zeros();
   }
 
   uword id() const { return id_; }
-  // The D-vector whose training correlations are needed next.
-  const double* request() const { return v_.memptr(); }
+  // The two D-vectors whose training correlations are needed before the
+  // query can go on: the residual r and the direction v.
+  const double* request_r() const { return r_.memptr(); }
+  const double* request_v() const { return v_.memptr(); }
 
-  // Training correlations of request() in gN[0 .. N-1]; gN has room for M
-  // entries and is used as scratch for B^T v (the error part is written
-  // here). Advances one step. Sets status to 1 (finished; `out` holds the
-  // certified or uncertified code) or 2 (failed: the caller falls back to
-  // ADMM).
-  void receive(double* gN) {
+  // cN = X r, hN = X v for the vectors requested. Runs steps until the next
+  // checkpoint is due or the path ends. Sets status to 1 (finished; `out`
+  // holds the certified or uncertified code) or 2 (failed: the caller falls
+  // back to ADMM).
+  void receive(const double* cN, const double* hN) {
     const uword N = B_.N(), D = B_.D();
+    ++out.passes;
     if (phase_ == 0) {
-      std::copy(gN, gN + N, c_.begin());
+      std::copy(cN, cN + N, c_.begin());
       std::copy(x_, x_ + D, c_.memptr() + N);
       lam_ = 0.0;
       uword jmax = 0;
@@ -613,18 +751,21 @@ class homotopy_state {
       if (!try_add(jmax, c_[jmax] > 0 ? 1.0 : -1.0)) { status = 2; return; }
       phase_ = 1;
       direction();
+      need_pass_ = true;  // the first checkpoint needs X v as well
       return;
     }
-    std::copy(v_.memptr(), v_.memptr() + D, gN + N);
-    g_ = gN;
-    const int ev = step();
-    if (ev < 0) { status = 2; return; }
-    if (ev == 0) {
-      status = finish() ? 1 : 2;
-      return;
+    checkpoint(cN, hN);
+    while (true) {
+      const int ev = step();
+      if (ev < 0) { status = 2; return; }
+      if (ev == 0) {
+        status = finish() ? 1 : 2;
+        return;
+      }
+      if (out.steps >= max_steps_) { status = 2; return; }
+      direction();
+      if (need_pass_) return;
     }
-    if (out.steps >= max_steps_) { status = 2; return; }
-    direction();
   }
 
   code_result out;
@@ -632,6 +773,31 @@ class homotopy_state {
 
  private:
   uword n_active() const { return A_.size() + I_.size(); }
+
+  // New checkpoint at the current residual and direction (cN = X r,
+  // hN = X v): every inactive training column goes to the untracked set U
+  // with c_j(T), h_j; active ones are tracked.
+  void checkpoint(const double* cN, const double* hN) {
+    const uword N = B_.N();
+    nU_ = 0;
+    trk_.clear();
+    for (uword j = 0; j < N; ++j) {
+      if (active_[j]) {
+        trk_.push_back(j);
+      } else {
+        c_[j] = cN[j];
+        uidx_[nU_] = j;
+        uc_[nU_] = cN[j];
+        uh_[nU_] = hN[j];
+        ++nU_;
+      }
+    }
+    vT_ = v_;
+    p_.zeros();
+    Gsum_ = 0.0;
+    fresh_ = true;
+    need_pass_ = false;
+  }
 
   // w_t = x_{A_t, l} (the coordinate l of the active training columns)
   void gather_coordinate(uword l) {
@@ -704,49 +870,89 @@ class homotopy_state {
     for (uword l : I_) v[l] = sigma_[l];
   }
 
-  // One homotopy step given g = B^T v. Returns 0 when lam reached 0, 1 after
-  // an add or drop event, -1 on failure.
-  int step() {
-    const uword N = B_.N(), D = B_.D(), M = B_.M();
-    ++out.steps;
-    const uword nA = A_.size(), nI = I_.size();
-    double gadd = std::numeric_limits<double>::infinity();
-    long jadd = -1;
-    double sadd = 0.0;
-    if (nA + nI < D) {
-      const double* c = c_.memptr();
-      const double* g = g_;
-      // vectorised ratios, then the first minimiser (ties: the lower index,
-      // the + sign first)
-      gadd = entry_ratios(c, g, mask_.memptr(), lam_, M, ratio_.memptr());
-      const double* r = ratio_.memptr();
-      if (last_dropped_ >= 0) {  // the column just dropped may re-enter only with the other sign
-        const uword j = uword(last_dropped_);
-        double best = std::numeric_limits<double>::infinity();
-        const double d1 = 1.0 - g[j], d2 = 1.0 + g[j];
-        if (d1 > 0 && !(last_sign_ > 0)) best = std::max(lam_ - c[j], 0.0) / d1;
-        if (d2 > 0 && !(last_sign_ < 0)) best = std::min(best, std::max(lam_ + c[j], 0.0) / d2);
-        const double old = ratio_[j];
-        ratio_[j] = best + mask_[j];
-        // the minimum changes only if this entry was it or now goes below it
-        if (ratio_[j] < gadd) {
-          gadd = ratio_[j];
-        } else if (old == gadd && ratio_[j] != old) {
-          gadd = std::numeric_limits<double>::infinity();
-          for (uword jj = 0; jj < M; ++jj) gadd = std::min(gadd, r[jj]);
-        }
-      }
-      if (gadd < std::numeric_limits<double>::infinity()) {
-        uword j = 0;
-        while (!(r[j] == gadd)) ++j;
-        jadd = long(j);
-        const double d1 = 1.0 - g[j];
-        const bool plus_ok = d1 > 0 && !(long(j) == last_dropped_ && last_sign_ > 0);
-        sadd = (plus_ok && std::max(lam_ - c[j], 0.0) / d1 == gadd) ? 1.0 : -1.0;
+  // Entry step of inactive column j (c_j, g_j in c_, gbuf_), with the rule
+  // for the column dropped last (it may re-enter only with the other sign).
+  double entry_step(uword j) const {
+    const double c = c_[j], g = gbuf_[j];
+    const double d1 = 1.0 - g, d2 = 1.0 + g;
+    double best = std::numeric_limits<double>::infinity();
+    const bool last = long(j) == last_dropped_;
+    if (d1 > 0 && !(last && last_sign_ > 0)) best = std::max(lam_ - c, 0.0) / d1;
+    if (d2 > 0 && !(last && last_sign_ < 0)) best = std::min(best, std::max(lam_ + c, 0.0) / d2);
+    return best + mask_[j];
+  }
+
+  // Correlations g_j = x_j^T v of the training columns in idx[0 .. n-1]
+  // (into gbuf_), and c_j = x_j^T r as well when with_c.
+  void correlate_tracked(const uword* idx, uword n, bool with_c) {
+    const uword D = B_.D();
+    const double* Xt = B_.Xt().memptr();
+    double o[4];
+    uword t = 0;
+    for (; t + 4 <= n; t += 4) {
+      const double* p0 = Xt + idx[t] * D;
+      const double* p1 = Xt + idx[t + 1] * D;
+      const double* p2 = Xt + idx[t + 2] * D;
+      const double* p3 = Xt + idx[t + 3] * D;
+      vdot4(p0, p1, p2, p3, v_.memptr(), D, o);
+      for (int q = 0; q < 4; ++q) gbuf_[idx[t + q]] = o[q];
+      if (with_c) {
+        vdot4(p0, p1, p2, p3, r_.memptr(), D, o);
+        for (int q = 0; q < 4; ++q) c_[idx[t + q]] = o[q];
       }
     }
-    // drops: training columns (direction dA), coordinates (d_l = s_l - u_l)
-    double gdrop = std::numeric_limits<double>::infinity();
+    for (; t < n; ++t) {
+      const double* p = Xt + idx[t] * D;
+      gbuf_[idx[t]] = vdot(p, v_.memptr(), D);
+      if (with_c) c_[idx[t]] = vdot(p, r_.memptr(), D);
+    }
+  }
+
+  // One homotopy step. Returns 0 when lam reached 0, 1 after an add or drop
+  // event, -1 on failure.
+  int step() {
+    const uword N = B_.N(), D = B_.D();
+    const double inf = std::numeric_limits<double>::infinity();
+    ++out.steps;
+    const uword nA = A_.size(), nI = I_.size();
+    const bool can_add = nA + nI < D;
+    // refresh = 0: a full pass every step, all columns tracked (the
+    // reference the screening is tested against)
+    const bool track_all = refresh_ == 0;
+    if (track_all && !fresh_) correlate_all_c();
+    // 1. the tracked inactive training columns and all coordinates
+    uword nc = 0;
+    for (uword j : trk_)
+      if (!active_[j]) cidx_[nc++] = j;
+    correlate_tracked(cidx_.memptr(), nc, false);
+    std::copy(v_.memptr(), v_.memptr() + D, gbuf_.memptr() + N);
+    for (uword l = 0; l < D; ++l) cidx_[nc++] = N + l;
+    double gadd = inf;
+    if (can_add) {
+      for (uword k = 0; k < nc; ++k) {
+        const uword j = cidx_[k];
+        cc_[k] = c_[j];
+        cg_[k] = gbuf_[j];
+        cm_[k] = mask_[j];
+      }
+      gadd = entry_ratios(cc_.memptr(), cg_.memptr(), cm_.memptr(), lam_, nc, cr_.memptr());
+      if (last_dropped_ >= 0) {
+        for (uword k = 0; k < nc; ++k) {
+          if (long(cidx_[k]) != last_dropped_) continue;
+          const double old = cr_[k];
+          cr_[k] = entry_step(cidx_[k]);
+          if (cr_[k] < gadd) {
+            gadd = cr_[k];
+          } else if (old == gadd && cr_[k] != old) {
+            gadd = inf;
+            for (uword kk = 0; kk < nc; ++kk) gadd = std::min(gadd, cr_[kk]);
+          }
+          break;
+        }
+      }
+    }
+    // 2. drops: training columns (direction dA), coordinates (d_l = s_l - u_l)
+    double gdrop = inf;
     long pdrop = -1;
     bool drop_coord = false;
     for (uword t = 0; t < nA; ++t) {
@@ -762,14 +968,96 @@ class homotopy_state {
       const double gam = -a_[N + l] / dl;
       if (gam > 0 && gam < gdrop) { gdrop = gam; pdrop = long(p); drop_coord = true; }
     }
-    double gam = lam_;
+    // 3. track the untracked columns that cannot be excluded: candidates
+    // from the step found so far (an upper bound of the final one), taken
+    // by decreasing key until the next key passes the test for the current
+    // step (the rest then pass it too)
+    double gam = std::min(std::min(gadd, gdrop), lam_);
+    if ((can_add || track_all) && nU_ > 0) {
+      double* w = w_.memptr();
+      const double* v = v_.memptr();
+      const double* vT = vT_.memptr();
+      for (uword l = 0; l < D; ++l) w[l] = v[l] - vT[l];
+      const double pp = vdot(p_.memptr(), p_.memptr(), D);
+      const double pw = vdot(p_.memptr(), w, D);
+      const double ww = vdot(w, w, D);
+      const double margin = 1e-9 * lam0_;
+      const double t0 = gam;
+      const double e2 = std::max(pp - 2.0 * t0 * pw + t0 * t0 * ww, 0.0);
+      const double A0 = track_all ? -inf : lam_ - nmax_ * std::sqrt(pp) - margin;
+      const double A1 = track_all ? -inf : lam_ - t0 - nmax_ * std::sqrt(e2) - margin;
+      // one scan: every column failing the test for the current step is
+      // tracked (a smaller final step only makes the test easier to pass)
+      uword nnew = 0, fresh_idx[4];
+      auto flush = [&]() {
+        if (!fresh_) correlate_tracked(fresh_idx, nnew, true);
+        for (uword t = 0; t < nnew; ++t) {
+          const uword j = fresh_idx[t];
+          trk_.push_back(j);
+          cidx_[nc] = j;
+          cr_[nc] = can_add ? entry_step(j) : inf;
+          if (cr_[nc] < gadd) gadd = cr_[nc];
+          ++nc;
+        }
+        nnew = 0;
+      };
+      const uword nf = screen(uc_.memptr(), uh_.memptr(), nU_, Gsum_, A0, Gsum_ + t0, A1,
+                              fpos_.data());
+      // failing positions in decreasing order: each leaves U by a swap with
+      // the last entry (which is not a later failure)
+      uword keep = nU_;
+      for (uword q = nf; q-- > 0;) {
+        const uword k = fpos_[q];
+        const uword j = uidx_[k];
+        if (fresh_) {  // c and g from the checkpoint pass are exact
+          c_[j] = uc_[k];
+          gbuf_[j] = uh_[k];
+        }
+        fresh_idx[nnew++] = j;
+        if (nnew == 4) flush();
+        --keep;
+        uidx_[k] = uidx_[keep];
+        uc_[k] = uc_[keep];
+        uh_[k] = uh_[keep];
+      }
+      flush();
+      nU_ = keep;
+      gam = std::min(std::min(gadd, gdrop), lam_);
+    }
+    out.tracked += double(nc - D);
+    if (check_) check_screening(nc, gam);
     int event = 0;  // 0: reach lam = 0, 1: add, 2: drop
+    gam = lam_;
     if (gadd < gam) { gam = gadd; event = 1; }
     if (gdrop < gam) { gam = gdrop; event = 2; }
     if (!std::isfinite(gam)) return -1;
+    long jadd = -1;
+    double sadd = 0.0;
+    if (event == 1) {
+      // the first minimiser (ties: the lower index, the + sign first)
+      for (uword k = 0; k < nc; ++k)
+        if (cr_[k] == gadd && (jadd < 0 || cidx_[k] < uword(jadd))) jadd = long(cidx_[k]);
+      const uword j = uword(jadd);
+      const double d1 = 1.0 - gbuf_[j];
+      const bool plus_ok = d1 > 0 && !(long(j) == last_dropped_ && last_sign_ > 0);
+      sadd = (plus_ok && std::max(lam_ - c_[j], 0.0) / d1 == gadd) ? 1.0 : -1.0;
+    }
+    // 4. move along the path
     for (uword t = 0; t < nA; ++t) a_[A_[t]] += gam * dA_[t];
     for (uword l : I_) a_[N + l] += gam * (sigma_[l] - u_[l]);
-    vaxpy(-gam, g_, c_.memptr(), M);
+    for (uword k = 0; k < nc; ++k) {
+      const uword j = cidx_[k];
+      c_[j] -= gam * gbuf_[j];
+    }
+    vaxpy(-gam, v_.memptr(), r_.memptr(), D);
+    {  // p <- p - gam (v - v_T)
+      double* pv = p_.memptr();
+      const double* v = v_.memptr();
+      const double* vT = vT_.memptr();
+      for (uword l = 0; l < D; ++l) pv[l] -= gam * (v[l] - vT[l]);
+    }
+    Gsum_ += gam;
+    fresh_ = false;
     lam_ -= gam;
     for (uword t = 0; t < nA; ++t) c_[A_[t]] = lam_ * sA_[t];
     for (uword l : I_) c_[N + l] = lam_ * sigma_[l];
@@ -788,19 +1076,54 @@ class homotopy_state {
       a_[j] = 0.0;
       last_dropped_ = long(j);
       active_[j] = 0;
-      std::fill(blocked_.begin(), blocked_.end(), 0);
-      mask_.zeros();
-      for (uword t : A_) mask_[t] = std::numeric_limits<double>::infinity();
-      for (uword l : I_) mask_[N + l] = std::numeric_limits<double>::infinity();
+      // unblock every column
+      for (uword i : blocked_list_) { blocked_[i] = 0; mask_[i] = 0.0; }
+      blocked_list_.clear();
+      mask_[j] = 0.0;
       ++out.drops;
     } else {
       last_dropped_ = -1;
       if (!try_add(uword(jadd), sadd)) {
         blocked_[jadd] = 1;
-        mask_[jadd] = std::numeric_limits<double>::infinity();
+        blocked_list_.push_back(uword(jadd));
+        mask_[jadd] = inf;
       }
     }
+    // the next step starts with a checkpoint when tracking costs too much
+    need_pass_ = refresh_ > 0 && long(nc - D) > refresh_;
     return 1;
+  }
+
+  // refresh = 0: exact correlations of every inactive column (a full pass
+  // every step; the reference the screening is tested against)
+  void correlate_all_c() {
+    const uword N = B_.N(), D = B_.D();
+    kwork_.set_size(2 * D);
+    std::copy(r_.memptr(), r_.memptr() + D, kwork_.memptr());
+    std::copy(v_.memptr(), v_.memptr() + D, kwork_.memptr() + D);
+    gwork_.set_size(2 * N);
+    B_.correlate_block(kwork_.memptr(), 2, gwork_.memptr(), N);
+    checkpoint(gwork_.memptr(), gwork_.memptr() + N);
+    ++out.passes;
+  }
+
+  // Tests: every untracked inactive training column must have an entry step
+  // larger than gamma. Counts violations in out.screen_violations.
+  void check_screening(uword nc, double gam) {
+    const uword N = B_.N(), D = B_.D();
+    if (n_active() >= D) return;
+    std::vector<char> seen(N, 0);
+    for (uword k = 0; k < nc; ++k)
+      if (cidx_[k] < N) seen[cidx_[k]] = 1;
+    const double* Xt = B_.Xt().memptr();
+    for (uword j = 0; j < N; ++j) {
+      if (seen[j] || active_[j] || blocked_[j]) continue;
+      const double c = vdot(Xt + j * D, r_.memptr(), D), g = vdot(Xt + j * D, v_.memptr(), D);
+      double best = std::numeric_limits<double>::infinity();
+      if (1.0 - g > 0) best = std::max(lam_ - c, 0.0) / (1.0 - g);
+      if (1.0 + g > 0) best = std::min(best, std::max(lam_ + c, 0.0) / (1.0 + g));
+      if (!(best > gam)) ++out.screen_violations;
+    }
   }
 
   // End point: least-squares solve of B_act a = x on the final active set
@@ -844,27 +1167,38 @@ class homotopy_state {
   }
 
   const dictionary& B_;
-  const double* g_ = nullptr;  // B^T v of the current step (the driver's buffer)
-  arma::vec c_, a_, dA_, rhs_, v_, u_, sigma_, xF_, kbuf_, gwork_;
-  arma::vec mask_, ratio_;  // mask_j = +inf for active or blocked columns
+  arma::vec c_, a_, gbuf_, dA_, rhs_, v_, u_, sigma_, xF_, kbuf_, r_, p_, vT_, w_, uc_, uh_;
+  arma::vec gwork_, kwork_;
+  arma::vec mask_;             // +inf for active or blocked columns
+  arma::vec cc_, cg_, cm_, cr_;  // compact c, g, mask, entry steps of the candidates
   std::vector<char> active_, blocked_;
-  std::vector<uword> A_, I_;  // active training columns (Cholesky order), coordinates
-  std::vector<double> sA_;    // signs of the active training columns
+  std::vector<uword> uidx_;    // untracked columns U (c_j(T), h_j in uc_, uh_)
+  std::vector<uword> trk_;     // tracked training columns (active ones included)
+  std::vector<uword> fpos_;    // positions in U failing the screening test
+  arma::uvec cidx_;            // candidate columns (compact order)
+  std::vector<uword> blocked_list_;  // columns refused by the factor since the last drop
+  std::vector<uword> A_, I_;   // active training columns (Cholesky order), coordinates
+  std::vector<double> sA_;     // signs of the active training columns
   active_cholesky chol_;
-  uword id_ = 0;
+  uword id_ = 0, nU_ = 0;
   const double* x_ = nullptr;
   int max_steps_ = 0, phase_ = 0;
-  double lam_ = 0.0, lam0_ = 0.0, last_sign_ = 0.0;
+  long refresh_ = 0;
+  bool check_ = false, fresh_ = false, need_pass_ = false;
+  double lam_ = 0.0, lam0_ = 0.0, last_sign_ = 0.0, nmax_ = 1.0, Gsum_ = 0.0;
   long last_dropped_ = -1;
 };
 
 // Run the homotopy for the queries `ids` (columns of Qt, D x m) with `width`
-// of them in lockstep. Finished queries go to sink(); failed ones to `failed`.
+// of them in lockstep: each round computes the checkpoint correlations
+// (X r and X v) of every live query in one pass over the dictionary. Finished queries go to
+// sink(); failed ones to `failed`.
 inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
-                              const std::vector<uword>& ids, uword width, int max_steps,
+                              const std::vector<uword>& ids, uword width,
+                              const homotopy_options& hopt,
                               const std::function<void(uword, code_result&)>& sink,
                               std::vector<uword>& failed, interrupt_flag& flag) {
-  const uword D = B.D();
+  const uword D = B.D(), N = B.N();
   width = std::max<uword>(1, width);
   std::vector<homotopy_state> slots;
   slots.reserve(width);
@@ -873,30 +1207,39 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
   for (uword s = 0; s < width; ++s) {
     slots.emplace_back(B);
     if (next < ids.size()) {
-      slots[s].start(ids[next], Qt.colptr(ids[next]), max_steps);
+      slots[s].start(ids[next], Qt.colptr(ids[next]), hopt);
       live[s] = 1;
       ++next;
     }
   }
-  arma::mat V(D, width, arma::fill::zeros), G(B.M(), width);
+  arma::mat V(D, 2 * width, arma::fill::zeros), G(N, 2 * width);
   std::vector<uword> col(width);
-  long iter = 0;
+  // a round takes from well under a millisecond (one query) to tens of
+  // them, and a poll from R (R_CheckUserInterrupt inside a top-level
+  // context and an R-level tryCatch) tens of microseconds: poll when 20 ms
+  // have passed since the last poll
+  auto last_poll = std::chrono::steady_clock::now();
   while (true) {
     // live requests packed into the first columns
     uword nl = 0;
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
-      std::copy(slots[s].request(), slots[s].request() + D, V.colptr(nl));
+      std::copy(slots[s].request_r(), slots[s].request_r() + D, V.colptr(2 * nl));
+      std::copy(slots[s].request_v(), slots[s].request_v() + D, V.colptr(2 * nl + 1));
       col[s] = nl++;
     }
     if (nl == 0) break;
-    const uword b = nl;
-    if (flag.poll(iter++)) return;
-    B.correlate_block(V.memptr(), b, G.memptr(), B.M());
+    if (flag.stopped()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_poll >= std::chrono::milliseconds(20)) {
+      last_poll = now;
+      if (flag.poll(0)) return;
+    }
+    B.correlate_block(V.memptr(), 2 * nl, G.memptr(), N);
     for (uword s = 0; s < width; ++s) {
       if (!live[s]) continue;
       homotopy_state& st = slots[s];
-      st.receive(G.colptr(col[s]));
+      st.receive(G.colptr(2 * col[s]), G.colptr(2 * col[s] + 1));
       if (st.status == 0) continue;
       if (st.status == 1 && st.out.certified) {
         sink(st.id(), st.out);
@@ -905,7 +1248,7 @@ inline void homotopy_lockstep(const dictionary& B, const arma::mat& Qt,
       }
       live[s] = 0;
       if (next < ids.size()) {
-        st.start(ids[next], Qt.colptr(ids[next]), max_steps);
+        st.start(ids[next], Qt.colptr(ids[next]), hopt);
         live[s] = 1;
         ++next;
       }
@@ -1083,6 +1426,8 @@ enum class solver_type { homotopy, admm };
 struct solve_options {
   solver_type solver = solver_type::homotopy;
   int max_steps = 0;        // homotopy; 0 = 50 * D + 100
+  long refresh = -1;        // homotopy checkpoints (see homotopy_options)
+  bool check_screening = false;
   admm_options admm;
   uword width = 8;          // homotopy queries advanced in lockstep
   int n_threads = 0;
@@ -1133,11 +1478,12 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
   };
 
   if (homotopy_ok) {
-    const int max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
-    // one lockstep iteration takes well under a millisecond, and a poll from
-    // R (R_CheckUserInterrupt inside a top-level context and a tryCatch) tens
-    // of microseconds: poll every 32 iterations
-    interrupt_flag flag(32);
+    homotopy_options hopt;
+    hopt.max_steps = opt.max_steps > 0 ? opt.max_steps : int(50 * D + 100);
+    hopt.refresh = opt.refresh;
+    hopt.check_screening = opt.check_screening;
+    // (homotopy_lockstep polls at most every 20 ms)
+    interrupt_flag flag(1);
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
 #ifdef _OPENMP
@@ -1151,7 +1497,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
       std::vector<uword> mine;
       for (uword i = uword(tid); i < m; i += uword(nt)) mine.push_back(i);
       try {
-        homotopy_lockstep(*Bh, *Qh, mine, opt.width, max_steps, hsink, fails[tid], flag);
+        homotopy_lockstep(*Bh, *Qh, mine, opt.width, hopt, hsink, fails[tid], flag);
       } catch (...) {
 #ifdef _OPENMP
 #pragma omp atomic write
