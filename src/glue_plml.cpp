@@ -91,12 +91,19 @@ arma::mat mo_plml_model_map(const arma::mat& Xnew, const Rcpp::IntegerVector& mo
   MO_CATCH
 }
 
-// Constrained assignment for fixed centres (tests).
+// Constrained assignment for fixed centres (tests); attribute "stats": work counters.
 // [[Rcpp::export(.mo_constrained_assignment)]]
 Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
                                               int n_candidates) {
   MO_TRY {
-    return labels1(manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1));
+    manifoldOOS::ssp_stats st;
+    Rcpp::IntegerVector lab =
+        labels1(manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1, &st));
+    lab.attr("stats") = Rcpp::NumericVector::create(
+        Rcpp::Named("phases") = st.phases, Rcpp::Named("augment") = st.augment, Rcpp::Named("settled") = st.settled,
+        Rcpp::Named("relaxed") = st.relaxed, Rcpp::Named("rebuilt") = st.rebuilt,
+        Rcpp::Named("path_arcs") = st.path_arcs);
+    return lab;
   }
   MO_CATCH
 }

@@ -93,10 +93,21 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
 // fewer than h points into the cluster of the nearest centroid.
 inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_options& opt);
 
+// Work counters of the constrained assignment (successive shortest paths).
+struct ssp_stats {
+  long phases = 0;     // Dijkstra runs
+  long augment = 0;    // augmenting paths
+  long settled = 0;    // nodes settled over all Dijkstras
+  long relaxed = 0;    // arcs relaxed over all Dijkstras
+  long rebuilt = 0;    // cluster arc lists rebuilt
+  long path_arcs = 0;  // arcs on all augmenting paths
+};
+
 // Optimal assignment for fixed centres (the constrained assignment step);
 // exposed for tests. centres: c x p. Returns 0-based labels.
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                        int n_candidates, int n_threads, long* n_augment = nullptr);
+                                               int n_candidates, int n_threads,
+                                               ssp_stats* stats = nullptr);
 
 // Euclidean minimum spanning tree of the rows of X (n - 1 edges, 0-based,
 // i < j). mst_knn = 0: exact (Prim, O(n^2 p)); > 0: Kruskal on the
@@ -245,28 +256,43 @@ inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, 
   return s;
 }
 
-// Successive shortest paths for the constrained assignment. Network: a super
-// node S with arcs S -> s for every cluster s above h (it may give a point
-// away) and l -> S for every cluster (it may keep extra points), cluster arcs
-// a -> b of cost min_{x in a} c_xb - c_xa (move a point; x's candidate
-// lists only). Starting from the greedy assignment (all reduced costs >= 0),
-// each deficit cluster z is served by a shortest S -> z path found by a
-// backward Dijkstra from z (reduced costs, early stop when S is settled);
-// the potentials are then lowered by the capped backward distances, which
-// keeps every reduced cost >= 0, so the final assignment has no negative
-// residual cycle: it is optimal for the candidate-restricted problem.
-// Potentials are stored as P_v - offset so that an update touches only the
-// settled nodes. Returns false when a deficit cluster cannot be served
-// within the candidate lists.
+// Successive shortest paths for the constrained assignment.
+//
+// Network. Clusters 0..c-1 and a super node S. A residual arc a -> b moves
+// one point x from cluster a to cluster b (b among x's candidates) at cost
+// c_xb - c_xa; only the cheapest such point matters, so every cluster keeps
+// a cached list of its out-arcs (one per target cluster: the minimum over its
+// members and their candidate slots). Arcs S -> s exist for the clusters
+// above h (they may give a point away; cost 0) and l -> S for every cluster
+// (it may keep extra points; cost 0).
+//
+// Starting from the greedy assignment (every point at its nearest candidate:
+// all reduced costs >= 0 with zero potentials), each augmentation is a
+// forward Dijkstra from S on the reduced costs c + P_u - P_v that stops at
+// the first settled cluster below h (the nearest deficit, at distance D);
+// the potentials are raised by min(d_v, D), which keeps every reduced cost
+// >= 0, and one point moves along each arc of the path. A move changes the
+// members of the clusters on the path only, so only their arc lists are
+// rebuilt: a Dijkstra never scans points. Moving x from a to b keeps every
+// reduced cost >= 0 (the arc was tight, its reverse is tight, and b's new
+// arcs through x are those of a tight point). At the end no residual cycle
+// is negative: the assignment is optimal for the candidate-restricted
+// problem. Potentials are stored as P_v - offset so that an update touches
+// only the settled nodes. Returns false when a deficit cluster cannot be
+// served within the candidate lists.
+
+struct ssp_arc {
+  int b;     // target cluster
+  int x;     // the point that moves
+  int j;     // its candidate slot for b
+  double w;  // c_xb - c_xa
+};
+
 inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c, int h,
-                       std::vector<int>& cl, long* n_aug) {
+                       std::vector<int>& cl, ssp_stats* stats) {
   const int n = cand.n_rows, L = cand.n_cols;
   std::vector<int> slot(n, 0), count(c, 0), pos(n);
   std::vector<std::vector<int>> mem(c);
-  // reverse candidate lists: rev[b] = {(x, j) : cand(x, j) == b}
-  std::vector<std::vector<std::pair<int, int>>> rev(c);
-  for (int j = 0; j < L; ++j)
-    for (int i = 0; i < n; ++i) rev[cand(i, j)].emplace_back(i, j);
   cl.assign(n, 0);
   for (int i = 0; i < n; ++i) {
     cl[i] = cand(i, 0);
@@ -274,86 +300,151 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     mem[cl[i]].push_back(i);
     ++count[cl[i]];
   }
-  std::vector<double> P(c + 1, 0.0), e(c + 1, inf);
-  const int S = c;
-  std::vector<int> succ(c), mvpt(c), mvslot(c), touched;
-  std::vector<char> settled(c + 1, 0);
-  using qe = std::pair<double, int>;
-  long aug = 0;
-  for (int z = 0; z < c; ++z) {
-    while (count[z] < h) {
-      if ((aug & 63) == 0) check_interrupt();
-      for (int v : touched) {
-        e[v] = inf;
-        settled[v] = 0;
+  ssp_stats st;
+  std::vector<std::vector<ssp_arc>> out(c);
+  std::vector<int> where(c, -1);  // scratch: position of target b in the list being built
+  auto rebuild = [&](int a) {
+    std::vector<ssp_arc>& o = out[a];
+    o.clear();
+    for (int x : mem[a]) {
+      const double cx = cost(x, slot[x]);
+      for (int j = 0; j < L; ++j) {
+        const int b = cand(x, j);
+        if (b == a) continue;
+        const double w = cost(x, j) - cx;
+        const int at = where[b];
+        if (at < 0) {
+          where[b] = o.size();
+          o.push_back(ssp_arc{b, x, j, w});
+        } else if (w < o[at].w) {
+          o[at] = ssp_arc{b, x, j, w};
+        }
       }
-      touched.clear();
-      std::priority_queue<qe, std::vector<qe>, std::greater<qe>> pq;
-      e[z] = 0;
-      touched.push_back(z);
-      pq.emplace(0.0, z);
-      int src = -1;
-      double ez = 0;
-      while (!pq.empty()) {
-        const qe top = pq.top();
-        pq.pop();
-        const int b = top.second;
-        if (settled[b] || top.first > e[b]) continue;
-        settled[b] = 1;
-        if (b == S) {
-          ez = top.first;
+    }
+    for (const ssp_arc& e : o) where[e.b] = -1;
+    ++st.rebuilt;
+  };
+  long deficit = 0;
+  for (int l = 0; l < c; ++l)
+    if (count[l] < h) deficit += h - count[l];
+  if (deficit > 0)
+    for (int a = 0; a < c; ++a) rebuild(a);
+  const int S = c;
+  std::vector<double> P(c + 1, 0.0), d(c + 1, inf);
+  std::vector<int> pred(c, -1), pred_arc(c, -1), touched;
+  std::vector<char> settled(c + 1, 0), used(c + 1, 0);
+  using qe = std::pair<double, int>;
+  std::vector<qe> heap;
+  std::vector<int> path, order, dirty;
+  while (deficit > 0) {
+    check_interrupt();
+    ++st.phases;
+    // full Dijkstra from S on the reduced costs: a shortest-path forest rooted
+    // at the clusters with spare points
+    for (int v : touched) {
+      d[v] = inf;
+      settled[v] = 0;
+      used[v] = 0;
+    }
+    touched.clear();
+    order.clear();
+    heap.clear();
+    auto push = [&](double dv, int v) {
+      heap.emplace_back(dv, v);
+      std::push_heap(heap.begin(), heap.end(), std::greater<qe>());
+    };
+    for (int s = 0; s < c; ++s) {
+      if (count[s] <= h) continue;
+      double w = P[S] - P[s];
+      if (w < 0) w = 0;  // rounding
+      d[s] = w;
+      pred[s] = -1;
+      touched.push_back(s);
+      push(w, s);
+    }
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<qe>());
+      const qe top = heap.back();
+      heap.pop_back();
+      const int a = top.second;
+      if (settled[a] || top.first > d[a]) continue;
+      settled[a] = 1;
+      order.push_back(a);
+      const double da = top.first, pa = P[a];
+      const std::vector<ssp_arc>& o = out[a];
+      for (int r = 0, m = o.size(); r < m; ++r) {
+        const int b = o[r].b;
+        if (settled[b]) continue;
+        double w = o[r].w + pa - P[b];
+        if (w < 0) w = 0;  // rounding
+        const double nd = da + w;
+        if (nd < d[b]) {
+          if (d[b] == inf) touched.push_back(b);
+          d[b] = nd;
+          pred[b] = a;
+          pred_arc[b] = r;
+          push(nd, b);
+        }
+      }
+      st.relaxed += o.size();
+    }
+    st.settled += order.size();
+    if (order.empty()) return false;
+    // potentials: P_v += min(d_v, Dmax) (S: d = 0); every reduced cost stays
+    // >= 0 and every arc of the forest becomes tight
+    const double Dmax = d[order.back()];
+    for (int v : order) P[v] += d[v] - Dmax;
+    P[S] -= Dmax;
+    // augment along the forest paths of the reached deficit clusters, nearest
+    // first, one unit each. Potentials are fixed within the phase, so a path
+    // stays tight as long as the point of each of its arcs is still where the
+    // Dijkstra saw it (the source keeps a spare point, the target still
+    // lacks one): then every move costs what the Dijkstra counted.
+    long served = 0;
+    for (int z : order) {
+      if (count[z] >= h) continue;
+      path.clear();  // z, pred[z], ..., the surplus cluster the path starts from
+      bool ok = true;
+      for (int v = z;; v = pred[v]) {
+        path.push_back(v);
+        if (pred[v] < 0) break;
+        const ssp_arc& e = out[pred[v]][pred_arc[v]];
+        if (cl[e.x] != pred[v]) {
+          ok = false;
           break;
         }
-        const double db = top.first;
-        if (count[b] > h) {  // arc S -> b
-          double w = P[S] - P[b];
-          if (w < 0) w = 0;
-          if (db + w < e[S]) {
-            if (e[S] == inf) touched.push_back(S);
-            e[S] = db + w;
-            src = b;
-            pq.emplace(e[S], S);
-          }
-        }
-        for (const auto& xj : rev[b]) {
-          const int x = xj.first, a = cl[x];
-          if (a == b || settled[a]) continue;
-          double w = cost(x, xj.second) - cost(x, slot[x]) + P[a] - P[b];
-          if (w < 0) w = 0;
-          const double nd = db + w;
-          if (nd < e[a]) {
-            if (e[a] == inf) touched.push_back(a);
-            e[a] = nd;
-            succ[a] = b;
-            mvpt[a] = x;
-            mvslot[a] = xj.second;
-            pq.emplace(nd, a);
-          }
-        }
       }
-      if (src < 0 || !settled[S]) return false;
-      for (int v : touched)
-        if (v != S && settled[v]) P[v] += ez - e[v];
-      // (every other potential drops by ez: kept implicit, differences unchanged)
-      for (int v = src; v != z;) {
-        const int b = succ[v], x = mvpt[v];
-        const int px = pos[x];
-        const int last = mem[v].back();
-        mem[v][px] = last;
+      if (!ok || count[path.back()] <= h) continue;
+      const int src = path.back();
+      for (size_t t = 0; t + 1 < path.size(); ++t) {
+        const int b = path[t], a = path[t + 1];
+        const ssp_arc e = out[a][pred_arc[b]];
+        // move e.x from a to b (the arc lists are rebuilt after the phase)
+        const int px = pos[e.x], last = mem[a].back();
+        mem[a][px] = last;
         pos[last] = px;
-        mem[v].pop_back();
-        pos[x] = mem[b].size();
-        mem[b].push_back(x);
-        cl[x] = b;
-        slot[x] = mvslot[v];
-        v = b;
+        mem[a].pop_back();
+        pos[e.x] = mem[b].size();
+        mem[b].push_back(e.x);
+        cl[e.x] = b;
+        slot[e.x] = e.j;
       }
+      for (int v : path) {
+        if (!used[v]) dirty.push_back(v);
+        used[v] = 1;
+      }
+      st.path_arcs += long(path.size()) - 1;
       --count[src];
       ++count[z];
-      ++aug;
+      --deficit;
+      ++served;
+      ++st.augment;
     }
+    if (served == 0) return false;  // cannot happen: the nearest deficit's path is free
+    for (int v : dirty) rebuild(v);
+    dirty.clear();
   }
-  if (n_aug) *n_aug = aug;
+  if (stats) *stats = st;
   return true;
 }
 
@@ -656,7 +747,7 @@ using namespace plml_detail;
 // ---- public functions -------------------------------------------------------------
 
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                        int n_candidates, int n_threads, long* n_augment) {
+                                               int n_candidates, int n_threads, ssp_stats* stats) {
   const int n = X.n_rows, c = centres.n_rows;
   if (c < 1 || h < 0) throw input_error("constrained assignment: invalid number of clusters or minimum size");
   if (long(c) * h > n) throw input_error("constrained assignment: c * h exceeds the number of points");
@@ -665,7 +756,7 @@ inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::m
   while (true) {
     knn_result kr = knn_query(centres, X, L, knn_algorithm::automatic, n_threads);
     arma::mat cost = 0.5 * arma::square(kr.dist);
-    if (ssp_assign(kr.idx, cost, c, h, lab, n_augment)) break;
+    if (ssp_assign(kr.idx, cost, c, h, lab, stats)) break;
     if (L == c) throw convergence_error("constrained assignment: no feasible assignment found");
     L = std::min(c, 4 * L);  // widen the candidate lists and start again
   }
@@ -696,7 +787,9 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
     res.n_clusters = c;
     for (int it = 1; it <= opt.max_iter; ++it) {
       check_interrupt();
-      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &res.n_augment);
+      ssp_stats st;
+      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &st);
+      res.n_augment = st.augment;
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
