@@ -35,6 +35,7 @@
 #include "linalg.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -79,6 +80,7 @@ struct plml_clusters {
   int n_iter = 0;
   bool converged = false;
   long n_augment = 0;       // shortest augmenting paths used in the last assignment step
+  std::vector<double> trace; // per constrained step: augmenting paths, phases, seconds
 };
 
 // Constrained k-means (Bennett, Bradley & Demiriz 2000): c clusters, each with
@@ -96,18 +98,27 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
 // Work counters of the constrained assignment (successive shortest paths).
 struct ssp_stats {
   long phases = 0;     // Dijkstra runs
+  long raises = 0;     // price raises before the shortest-path phases
   long augment = 0;    // augmenting paths
   long settled = 0;    // nodes settled over all Dijkstras
   long relaxed = 0;    // arcs relaxed over all Dijkstras
   long rebuilt = 0;    // cluster arc lists rebuilt
   long path_arcs = 0;  // arcs on all augmenting paths
+  std::vector<long> served;  // augmenting paths of every phase
+  std::vector<long> reached; // clusters settled in every phase
 };
 
 // Optimal assignment for fixed centres (the constrained assignment step);
-// exposed for tests. centres: c x p. Returns 0-based labels.
+// exposed for tests. centres: c x p. Returns 0-based labels. price (optional,
+// in/out): cluster potentials (dual prices, >= 0) to warm-start from (empty:
+// cold start) and, on return, the optimal ones (a certificate: every point
+// sits at argmin_l c_xl - price_l among its candidates; price_l > 0 only for
+// clusters of exactly h points).
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
                                                int n_candidates, int n_threads,
-                                               ssp_stats* stats = nullptr);
+                                               ssp_stats* stats = nullptr,
+                                               std::vector<double>* price = nullptr,
+                                               const std::vector<int>* prefer = nullptr);
 
 // Euclidean minimum spanning tree of the rows of X (n - 1 edges, 0-based,
 // i < j). mst_knn = 0: exact (Prim, O(n^2 p)); > 0: Kruskal on the
@@ -143,6 +154,7 @@ struct plml_result {
   double objective = 0.0;
   int kmeans_iter = 0;
   bool kmeans_converged = false;
+  std::vector<double> kmeans_trace;  // see plml_clusters::trace
   int n_forward = 0;
   int n_backward = 0;
 };
@@ -289,18 +301,121 @@ struct ssp_arc {
 };
 
 inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c, int h,
-                       std::vector<int>& cl, ssp_stats* stats) {
+                       std::vector<int>& cl, std::vector<double>& price, ssp_stats* stats,
+                       const std::vector<int>* prefer = nullptr) {
   const int n = cand.n_rows, L = cand.n_cols;
   std::vector<int> slot(n, 0), count(c, 0), pos(n);
   std::vector<std::vector<int>> mem(c);
+  // Potentials P (index c = S, kept at 0 until the shortest-path phases).
+  std::vector<double> P(c + 1, 0.0);
+  if (int(price.size()) == c)
+    for (int l = 0; l < c; ++l) P[l] = std::max(0.0, price[l]);
   cl.assign(n, 0);
+  ssp_stats st;
+  // (1) start: every point at its best candidate for the prices,
+  // argmin_j c_xj - P_j (all cluster-arc reduced costs >= 0). A warm price
+  // vector may make a priced cluster overfull; such prices drop to 0 (at
+  // most c rounds) so that P_l > 0 only for clusters with <= h points.
+  // Ties (up to rounding) go to the preferred cluster (the previous step's):
+  // the points an optimal flow moved sit exactly at ties, and breaking those
+  // towards the nearest centre would undo the previous solution.
+  const bool warm = prefer && int(prefer->size()) == n;
+  for (int round = 0;; ++round) {
+    std::fill(count.begin(), count.end(), 0);
+    for (int i = 0; i < n; ++i) {
+      int best = 0;
+      double bv = cost(i, 0) - P[cand(i, 0)];
+      for (int j = 1; j < L; ++j) {
+        const double v = cost(i, j) - P[cand(i, j)];
+        if (v < bv) {
+          bv = v;
+          best = j;
+        }
+      }
+      if (warm && cand(i, best) != (*prefer)[i]) {
+        for (int j = 0; j < L; ++j) {
+          const int l = cand(i, j);
+          if (l != (*prefer)[i]) continue;
+          const double v = cost(i, j) - P[l];
+          const double tol = 1e-12 * (std::abs(cost(i, j)) + std::abs(P[l]) + std::abs(cost(i, best)) +
+                                      std::abs(P[cand(i, best)]));
+          if (v <= bv + tol) best = j;
+          break;
+        }
+      }
+      slot[i] = best;
+      cl[i] = cand(i, best);
+      ++count[cl[i]];
+    }
+    bool changed = false;
+    for (int l = 0; l < c; ++l)
+      if (count[l] > h && P[l] > 0) {
+        P[l] = 0;
+        changed = true;
+      }
+    if (!changed) break;
+  }
   for (int i = 0; i < n; ++i) {
-    cl[i] = cand(i, 0);
     pos[i] = mem[cl[i]].size();
     mem[cl[i]].push_back(i);
-    ++count[cl[i]];
   }
-  ssp_stats st;
+  // (2) price raising (a dual ascent, as in an auction): a cluster below h
+  // raises its potential just enough to attract its missing points from the
+  // cheapest of the points that list it as a candidate; the losers may fall
+  // below h in turn. Every step keeps the reduced costs >= 0 and P_l > 0 only
+  // where count_l <= h. Bounded work; the exact phases (3) finish the job.
+  {
+    std::vector<std::vector<std::pair<int, int>>> rev(c);  // (x, j): cand(x, j) == l
+    for (int j = 0; j < L; ++j)
+      for (int i = 0; i < n; ++i) rev[cand(i, j)].emplace_back(i, j);
+    std::vector<int> queue;
+    std::vector<char> inq(c, 0);
+    for (int l = 0; l < c; ++l)
+      if (count[l] < h) {
+        queue.push_back(l);
+        inq[l] = 1;
+      }
+    std::vector<std::pair<double, std::pair<int, int>>> bids;
+    const long budget = 20L * c;
+    for (size_t qi = 0; qi < queue.size() && st.raises < budget; ++qi) {
+      const int l = queue[qi];
+      inq[l] = 0;
+      const int m = h - count[l];
+      if (m <= 0) continue;
+      if ((st.raises & 255) == 0) check_interrupt();
+      ++st.raises;
+      bids.clear();
+      for (const auto& xj : rev[l]) {
+        const int x = xj.first, a = cl[x];
+        if (a == l) continue;
+        double b = (cost(x, xj.second) - P[l]) - (cost(x, slot[x]) - P[a]);
+        if (b < 0) b = 0;  // rounding
+        bids.emplace_back(b, xj);
+      }
+      if (bids.empty()) continue;
+      const int take = std::min<int>(m, bids.size());
+      std::nth_element(bids.begin(), bids.begin() + (take - 1), bids.end());
+      const double delta = bids[take - 1].first;
+      P[l] += delta;
+      for (int t = 0; t < take; ++t) {
+        const int x = bids[t].second.first, a = cl[x];
+        const int px = pos[x], last = mem[a].back();
+        mem[a][px] = last;
+        pos[last] = px;
+        mem[a].pop_back();
+        pos[x] = mem[l].size();
+        mem[l].push_back(x);
+        cl[x] = l;
+        slot[x] = bids[t].second.second;
+        --count[a];
+        ++count[l];
+        if (count[a] < h && !inq[a]) {
+          inq[a] = 1;
+          queue.push_back(a);
+        }
+      }
+    }
+  }
   std::vector<std::vector<ssp_arc>> out(c);
   std::vector<int> where(c, -1);  // scratch: position of target b in the list being built
   auto rebuild = [&](int a) {
@@ -329,13 +444,18 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     if (count[l] < h) deficit += h - count[l];
   if (deficit > 0)
     for (int a = 0; a < c; ++a) rebuild(a);
+  // (3) successive shortest paths
   const int S = c;
-  std::vector<double> P(c + 1, 0.0), d(c + 1, inf);
+  std::vector<double> d(c + 1, inf);
   std::vector<int> pred(c, -1), pred_arc(c, -1), touched;
   std::vector<char> settled(c + 1, 0), used(c + 1, 0);
   using qe = std::pair<double, int>;
   std::vector<qe> heap;
   std::vector<int> path, order, dirty;
+  // deficit clusters a phase looks for: all at first; then twice as many as
+  // the previous phase could serve (the Dijkstra stops there; capping the
+  // potential update at the last settled distance keeps it exact)
+  long want = c;
   while (deficit > 0) {
     check_interrupt();
     ++st.phases;
@@ -362,6 +482,7 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
       touched.push_back(s);
       push(w, s);
     }
+    long nz = 0;  // deficit clusters settled
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), std::greater<qe>());
       const qe top = heap.back();
@@ -370,6 +491,7 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
       if (settled[a] || top.first > d[a]) continue;
       settled[a] = 1;
       order.push_back(a);
+      if (count[a] < h && ++nz >= want) break;  // enough targets for this phase
       const double da = top.first, pa = P[a];
       const std::vector<ssp_arc>& o = out[a];
       for (int r = 0, m = o.size(); r < m; ++r) {
@@ -440,10 +562,15 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
       ++served;
       ++st.augment;
     }
+    want = std::max(1L, 2 * served);
+    st.served.push_back(served);
+    st.reached.push_back(order.size());
     if (served == 0) return false;  // cannot happen: the nearest deficit's path is free
     for (int v : dirty) rebuild(v);
     dirty.clear();
   }
+  price.resize(c);
+  for (int l = 0; l < c; ++l) price[l] = P[l] - P[S];
   if (stats) *stats = st;
   return true;
 }
@@ -747,16 +874,19 @@ using namespace plml_detail;
 // ---- public functions -------------------------------------------------------------
 
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                               int n_candidates, int n_threads, ssp_stats* stats) {
+                                               int n_candidates, int n_threads, ssp_stats* stats,
+                                               std::vector<double>* price, const std::vector<int>* prefer) {
   const int n = X.n_rows, c = centres.n_rows;
   if (c < 1 || h < 0) throw input_error("constrained assignment: invalid number of clusters or minimum size");
   if (long(c) * h > n) throw input_error("constrained assignment: c * h exceeds the number of points");
   int L = std::max(1, std::min(n_candidates, c));
   std::vector<int> lab;
+  std::vector<double> own;
+  std::vector<double>& pr = price ? *price : own;
   while (true) {
     knn_result kr = knn_query(centres, X, L, knn_algorithm::automatic, n_threads);
     arma::mat cost = 0.5 * arma::square(kr.dist);
-    if (ssp_assign(kr.idx, cost, c, h, lab, stats)) break;
+    if (ssp_assign(kr.idx, cost, c, h, lab, pr, stats, prefer)) break;
     if (L == c) throw convergence_error("constrained assignment: no feasible assignment found");
     L = std::min(c, 4 * L);  // widen the candidate lists and start again
   }
@@ -783,13 +913,18 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
         if (cnt[l] > 0) C.row(l) = Cn.row(l);
     }
     std::vector<int> lab, prev;
+    std::vector<double> price;  // warm start: the previous step's optimal potentials
     plml_clusters res;
     res.n_clusters = c;
     for (int it = 1; it <= opt.max_iter; ++it) {
       check_interrupt();
       ssp_stats st;
-      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &st);
+      const auto t0 = std::chrono::steady_clock::now();
+      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &st, &price, &prev);
       res.n_augment = st.augment;
+      res.trace.push_back(double(st.augment));
+      res.trace.push_back(double(st.phases));
+      res.trace.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
@@ -981,6 +1116,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   res.objective = cl.objective;
   res.kmeans_iter = cl.n_iter;
   res.kmeans_converged = cl.converged;
+  res.kmeans_trace = cl.trace;
   local_models lm = fit_local_models(X, cl.label, c, q);
   res.n_rank_deficient = lm.n_rank_deficient;
 
