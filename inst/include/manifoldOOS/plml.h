@@ -417,6 +417,8 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     }
   }
   std::vector<std::vector<ssp_arc>> out(c);
+  std::vector<std::vector<int>> outb(c);     // compact copies of out (targets, costs)
+  std::vector<std::vector<double>> outw(c);  // for the Dijkstra's inner loop
   std::vector<int> where(c, -1);  // scratch: position of target b in the list being built
   auto rebuild = [&](int a) {
     std::vector<ssp_arc>& o = out[a];
@@ -436,7 +438,15 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
         }
       }
     }
-    for (const ssp_arc& e : o) where[e.b] = -1;
+    std::vector<int>& ob = outb[a];
+    std::vector<double>& ow = outw[a];
+    ob.resize(o.size());
+    ow.resize(o.size());
+    for (size_t r = 0; r < o.size(); ++r) {
+      where[o[r].b] = -1;
+      ob[r] = o[r].b;
+      ow[r] = o[r].w;
+    }
     ++st.rebuilt;
   };
   long deficit = 0;
@@ -493,14 +503,15 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
       order.push_back(a);
       if (count[a] < h && ++nz >= want) break;  // enough targets for this phase
       const double da = top.first, pa = P[a];
-      const std::vector<ssp_arc>& o = out[a];
-      for (int r = 0, m = o.size(); r < m; ++r) {
-        const int b = o[r].b;
-        if (settled[b]) continue;
-        double w = o[r].w + pa - P[b];
+      const int* ob = outb[a].data();
+      const double* ow = outw[a].data();
+      const int m = outb[a].size();
+      for (int r = 0; r < m; ++r) {
+        const int b = ob[r];
+        double w = ow[r] + pa - P[b];
         if (w < 0) w = 0;  // rounding
         const double nd = da + w;
-        if (nd < d[b]) {
+        if (nd < d[b]) {  // never true for a settled b (d[b] <= da <= nd)
           if (d[b] == inf) touched.push_back(b);
           d[b] = nd;
           pred[b] = a;
@@ -508,7 +519,7 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
           push(nd, b);
         }
       }
-      st.relaxed += o.size();
+      st.relaxed += m;
     }
     st.settled += order.size();
     if (order.empty()) return false;
