@@ -173,28 +173,6 @@ namespace plml_detail {
 
 const double inf = std::numeric_limits<double>::infinity();
 
-// ---- union-find ------------------------------------------------------------
-struct union_find {
-  std::vector<int> parent, rank;
-  explicit union_find(int n) : parent(n), rank(n, 0) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int v) {
-    while (parent[v] != v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
-    }
-    return v;
-  }
-  bool unite(int a, int b) {
-    a = find(a);
-    b = find(b);
-    if (a == b) return false;
-    if (rank[a] < rank[b]) std::swap(a, b);
-    parent[b] = a;
-    if (rank[a] == rank[b]) ++rank[a];
-    return true;
-  }
-};
-
 // Sort edges (i < j already) by (i, j) and keep the first of each pair.
 inline void drop_duplicate_edges(std::vector<mst_edge>& edges) {
   std::sort(edges.begin(), edges.end(), [](const mst_edge& a, const mst_edge& b) {
@@ -716,6 +694,43 @@ inline void procrustes_cols(const arma::mat& src, const arma::mat& tgt, bool sca
   }
 }
 
+// ---- merging: the Euler-walk driver shared by both paths ----------------------
+// Walks the models in Euler-walk order: the root is appended as it is; a move
+// to a new model b projects the global model onto b (parallel projection for
+// PP, orthogonal for IHM) and appends b; a move back to a visited model b
+// projects (backalign = none), or aligns the global model rigidly (or by a
+// similarity) to b's original local model (IHM projects first). The two
+// paths differ only in their append / project / align steps.
+template <class Append, class Project, class Align>
+inline void euler_merge(const std::vector<int>& walk, int c, const plml_options& opt, Append&& append,
+                        Project&& project, Align&& align, int& nf, int& nb) {
+  const bool rotate = opt.variant == plml_variant::pp;
+  int cur = walk[0];
+  append(cur);
+  std::vector<char> seen(c, 0);
+  seen[cur] = 1;
+  nf = nb = 0;
+  for (size_t s = 1; s < walk.size(); ++s) {
+    if (s % 16 == 0) check_interrupt();
+    const int b = walk[s];
+    if (!seen[b]) {
+      project(cur, b);
+      append(b);
+      seen[b] = 1;
+      ++nf;
+    } else {
+      ++nb;
+      if (opt.backalign == plml_backalign::none) {
+        project(cur, b);
+      } else {
+        if (!rotate) project(cur, b);  // IHM: project first, then align
+        align(b);
+      }
+    }
+    cur = b;
+  }
+}
+
 // ---- merging: the q-dimensional path (spec §1.7) --------------------------------
 inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const std::vector<int>& walk,
                      const plml_options& opt, int& nf, int& nb) {
@@ -748,40 +763,20 @@ inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const st
     T.head_cols(N) = Tv;
   };
   const bool rotate = opt.variant == plml_variant::pp;
-  int cur = walk[0];
-  append(cur);
-  std::vector<char> seen(c, 0);
-  seen[cur] = 1;
-  nf = nb = 0;
-  for (size_t s = 1; s < walk.size(); ++s) {
-    if (s % 16 == 0) check_interrupt();
-    const int b = walk[s];
-    if (!seen[b]) {
-      project(cur, b, rotate);
-      append(b);
-      seen[b] = 1;
-      ++nf;
-    } else {
-      ++nb;
-      if (opt.backalign == plml_backalign::none) {
-        project(cur, b, rotate);
-      } else {
-        if (!rotate) project(cur, b, false);  // IHM: project first, then align
-        const long m = lm.members[b].size();
-        arma::mat Rt, Tv;
-        arma::vec ms, mt;
-        double beta;
-        procrustes_cols(T.cols(start[b], start[b] + m - 1), Lq.cols(start[b], start[b] + m - 1),
-                        opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
-        Tv = T.head_cols(N);
-        Tv.each_col() -= ms;
-        Tv = (beta * Rt) * Tv;
-        Tv.each_col() += mt;
-        T.head_cols(N) = Tv;
-      }
-    }
-    cur = b;
-  }
+  auto align = [&](int b) {
+    const long m = lm.members[b].size();
+    arma::mat Rt, Tv;
+    arma::vec ms, mt;
+    double beta;
+    procrustes_cols(T.cols(start[b], start[b] + m - 1), Lq.cols(start[b], start[b] + m - 1),
+                    opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
+    Tv = T.head_cols(N);
+    Tv.each_col() -= ms;
+    Tv = (beta * Rt) * Tv;
+    Tv.each_col() += mt;
+    T.head_cols(N) = Tv;
+  };
+  euler_merge(walk, c, opt, append, [&](int a, int b) { project(a, b, rotate); }, align, nf, nb);
   arma::mat Y(n, q);
   for (long j = 0; j < N; ++j) Y.row(order[j]) = T.col(j).t();
   return Y;
@@ -827,43 +822,21 @@ inline arma::mat merge_pspace(const arma::mat& X, const local_models& lm, const 
     Zv.each_row() += lm.centres.row(b);
     Z.rows(idx) = Zv;
   };
-  int cur = walk[0];
-  append(cur);
-  std::vector<char> seen(c, 0);
-  seen[cur] = 1;
-  nf = nb = 0;
-  for (size_t s = 1; s < walk.size(); ++s) {
-    check_interrupt();
-    const int b = walk[s];
-    if (!seen[b]) {
-      project(cur, b);
-      append(b);
-      seen[b] = 1;
-      ++nf;
-    } else {
-      ++nb;
-      if (opt.backalign == plml_backalign::none) {
-        project(cur, b);
-      } else {
-        if (!rotate) {  // IHM: orthogonal projection first
-          project(cur, b);
-        }
-        const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
-        arma::mat Rt, Zv;
-        arma::vec ms, mt;
-        double beta;
-        procrustes_cols(Z.rows(idx).t(), original(b).t(),
-                        opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
-        const arma::uvec vidx = arma::conv_to<arma::uvec>::from(vis);
-        Zv = Z.rows(vidx);
-        Zv.each_row() -= ms.t();
-        Zv = beta * Zv * Rt.t();
-        Zv.each_row() += mt.t();
-        Z.rows(vidx) = Zv;
-      }
-    }
-    cur = b;
-  }
+  auto align = [&](int b) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
+    arma::mat Rt, Zv;
+    arma::vec ms, mt;
+    double beta;
+    procrustes_cols(Z.rows(idx).t(), original(b).t(), opt.backalign == plml_backalign::similarity, Rt,
+                    beta, ms, mt);
+    const arma::uvec vidx = arma::conv_to<arma::uvec>::from(vis);
+    Zv = Z.rows(vidx);
+    Zv.each_row() -= ms.t();
+    Zv = beta * Zv * Rt.t();
+    Zv.each_row() += mt.t();
+    Z.rows(vidx) = Zv;
+  };
+  euler_merge(walk, c, opt, append, project, align, nf, nb);
   return Z;
 }
 
