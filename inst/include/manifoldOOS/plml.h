@@ -240,37 +240,55 @@ inline arma::mat cluster_means(const arma::mat& X, const std::vector<int>& lab, 
   return M;
 }
 
+// Lloyd step: label every point with its nearest centre; move every
+// non-empty cluster's centre to its mean (empty ones stay).
+inline void nearest_centres(const arma::mat& X, const arma::mat& C, std::vector<int>& lab, int n_threads) {
+  knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, n_threads);
+  lab.resize(X.n_rows);
+  for (arma::uword i = 0; i < X.n_rows; ++i) lab[i] = kr.idx(i, 0);
+}
+inline void move_centres(const arma::mat& X, const std::vector<int>& lab, arma::mat& C) {
+  const int c = C.n_rows;
+  const arma::mat Cn = cluster_means(X, lab, c);
+  std::vector<int> cnt(c, 0);
+  for (int l : lab) ++cnt[l];
+  for (int l = 0; l < c; ++l)
+    if (cnt[l] > 0) C.row(l) = Cn.row(l);
+}
+
 inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, const arma::mat& M) {
   double s = 0.0;
   for (arma::uword i = 0; i < X.n_rows; ++i) s += 0.5 * arma::accu(arma::square(X.row(i) - M.row(lab[i])));
   return s;
 }
 
-// Successive shortest paths for the constrained assignment.
+// Exact constrained assignment (min-cost flow) in three stages.
 //
 // Network. Clusters 0..c-1 and a super node S. A residual arc a -> b moves
 // one point x from cluster a to cluster b (b among x's candidates) at cost
 // c_xb - c_xa; only the cheapest such point matters, so every cluster keeps
 // a cached list of its out-arcs (one per target cluster: the minimum over its
-// members and their candidate slots). Arcs S -> s exist for the clusters
-// above h (they may give a point away; cost 0) and l -> S for every cluster
-// (it may keep extra points; cost 0).
+// members and their candidate slots), rebuilt only when its members change:
+// a Dijkstra never scans points. Arcs S -> s exist for the clusters above h
+// (they may give a point away; cost 0) and l -> S for every cluster (it may
+// keep extra points; cost 0). Potentials P (dual prices) keep every reduced
+// cost c + P_u - P_v >= 0 throughout; then the final assignment has no
+// negative residual cycle: it is optimal for the candidate-restricted problem
+// (for the full problem when the candidates are all clusters).
 //
-// Starting from the greedy assignment (every point at its nearest candidate:
-// all reduced costs >= 0 with zero potentials), each augmentation is a
-// forward Dijkstra from S on the reduced costs c + P_u - P_v that stops at
-// the first settled cluster below h (the nearest deficit, at distance D);
-// the potentials are raised by min(d_v, D), which keeps every reduced cost
-// >= 0, and one point moves along each arc of the path. A move changes the
-// members of the clusters on the path only, so only their arc lists are
-// rebuilt: a Dijkstra never scans points. Moving x from a to b keeps every
-// reduced cost >= 0 (the arc was tight, its reverse is tight, and b's new
-// arcs through x are those of a tight point). At the end no residual cycle
-// is negative: the assignment is optimal for the candidate-restricted
-// problem. Potentials are stored as P_v - offset so that an update touches
-// only the settled nodes. Returns false when a deficit cluster cannot be
-// served within the candidate lists.
-
+// (1) Start: every point at argmin_l c_xl - P_l over its candidates (P = 0
+//     cold, or the previous step's prices; ties to the previous labels).
+// (2) Price raising: a cluster below h raises P_l just enough to attract its
+//     missing points (dual ascent; bounded work).
+// (3) Successive shortest paths in phases: one Dijkstra from S gives a
+//     shortest-path forest to the deficit clusters (stopped after enough of
+//     them); P_v += min(d_v, D) makes every forest arc tight; then one unit
+//     is moved along the forest path of each reached deficit, nearest first,
+//     as long as every arc's point is still where the Dijkstra saw it (so the
+//     path is still tight; moving a tight point keeps all reduced costs >= 0).
+// Potentials are stored as P_v - offset so that an update touches only the
+// settled nodes. Returns false when a deficit cluster cannot be served within
+// the candidate lists.
 struct ssp_arc {
   int b;     // target cluster
   int x;     // the point that moves
@@ -885,16 +903,11 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
     arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
     // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
     // sizes, so that the constrained steps need few augmenting paths
+    std::vector<int> l0;
     for (int it = 0; it < opt.lloyd_iter; ++it) {
       check_interrupt();
-      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
-      std::vector<int> l0(X.n_rows);
-      for (arma::uword i = 0; i < X.n_rows; ++i) l0[i] = kr.idx(i, 0);
-      arma::mat Cn = cluster_means(X, l0, c);
-      std::vector<int> cnt(c, 0);
-      for (int l : l0) ++cnt[l];
-      for (int l = 0; l < c; ++l)
-        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+      nearest_centres(X, C, l0, opt.n_threads);
+      move_centres(X, l0, C);
     }
     std::vector<int> lab, prev;
     std::vector<double> price;  // warm start: the previous step's optimal potentials
@@ -935,18 +948,13 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
     plml_clusters res;
     for (int it = 1; it <= opt.max_iter; ++it) {
       check_interrupt();
-      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
-      for (arma::uword i = 0; i < n; ++i) lab[i] = kr.idx(i, 0);
+      nearest_centres(X, C, lab, opt.n_threads);
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
         break;
       }
-      arma::mat Cn = cluster_means(X, lab, c);
-      std::vector<int> cnt(c, 0);
-      for (int l : lab) ++cnt[l];
-      for (int l = 0; l < c; ++l)
-        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+      move_centres(X, lab, C);
       prev = lab;
     }
     // merge clusters smaller than h into the cluster of the nearest centroid
