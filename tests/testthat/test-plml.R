@@ -1,14 +1,9 @@
 # Piecewise-linear manifold learning (spec 003 §1-4, unit-test invariants of §11).
 
-rect10 <- function(n = 300, seed = 4) {
-  set.seed(seed)
-  Z <- cbind(runif(n, 0, 6), runif(n, 0, 2))
-  Q <- qr.Q(qr(matrix(rnorm(100), 10)))
-  list(X = Z %*% t(Q[, 1:2]) + matrix(rnorm(10), n, 10, byrow = TRUE), Z = Z)
-}
+# flat_plane() and rds_roundtrip(): helper-flat.R
 
 test_that("a flat rectangle in R^10 is reproduced up to a rigid motion for every root", {
-  r <- rect10()
+  r <- flat_plane(300, seed = 4, p = 10, extent = c(6, 2), shift = NULL)  # a 6 x 2 rectangle in R^10
   D0 <- as.matrix(dist(r$Z))
   fit <- plml(r$X, ndim = 2, k = 10, seed = 2)
   expect_equal(fit$n_models, 30L)
@@ -269,9 +264,7 @@ test_that("predict: GOoSE default and per-model maps; batch = row-by-row; RDS ro
                        matrix(pr$translation, 100, 2, byrow = TRUE)))^2))
     expect_lt(median(e), 1)
   }
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  fit2 <- readRDS(f)
+  fit2 <- rds_roundtrip(fit)
   expect_identical(predict(fit2, Xn), yg)
   expect_identical(predict(fit2, Xn, method = "model"), ym)
 })
