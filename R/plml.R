@@ -13,9 +13,8 @@
 #'    \eqn{\sum_l T_{il} = 1}, \eqn{\sum_i T_{il} \ge h}, a min-cost flow whose
 #'    integral optimum is found by successive shortest paths (Dijkstra with
 #'    potentials on the cluster residual graph, whose arc costs are cached
-#'    per cluster; one Dijkstra serves many deficit clusters; a price-raising
-#'    pass and, from the second step on, the previous step's prices and
-#'    labels give the start). Each point may go to one of its `n_candidates` nearest
+#'    per cluster; one Dijkstra serves many deficit clusters; from the second
+#'    step on, the previous step's prices and labels give the start). Each point may go to one of its `n_candidates` nearest
 #'    centres; with `n_candidates >= c` the step is the exact optimum of the
 #'    unrestricted problem. `cluster = "kmeans_merge"`: ordinary k-means
 #'    followed by merging every cluster smaller than `h` into the cluster

@@ -111,7 +111,7 @@ Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::ma
     Rcpp::IntegerVector lab = labels1(
         manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1, &st, &pr, &pref));
     lab.attr("stats") = Rcpp::NumericVector::create(
-        Rcpp::Named("raises") = st.raises, Rcpp::Named("phases") = st.phases,
+        Rcpp::Named("phases") = st.phases,
         Rcpp::Named("augment") = st.augment, Rcpp::Named("settled") = st.settled,
         Rcpp::Named("relaxed") = st.relaxed, Rcpp::Named("rebuilt") = st.rebuilt,
         Rcpp::Named("path_arcs") = st.path_arcs);

@@ -150,7 +150,7 @@ test_that("warm starts (prices and labels of another step) reach the same optimu
 
 test_that("a large assignment with many shortest-path phases stays optimal", {
   # k-means++-like seeds on a Swiss roll: a far-from-balanced start (thousands of
-  # missing points, served by price raising and multi-path phases); compared
+  # missing points, served by multi-path phases); compared
   # with a brute-force certificate: no point can move to a candidate cluster
   # more cheaply than the prices allow, and priced clusters are exactly full
   X <- swiss_roll(3000, seed = 23)$x
@@ -160,7 +160,6 @@ test_that("a large assignment with many shortest-path phases stays optimal", {
   st <- attr(lab, "stats")
   expect_gt(st[["phases"]], 10)
   expect_gt(st[["augment"]], st[["phases"]])  # some phases served several deficits
-  expect_gt(st[["raises"]], 0)
   expect_true(all(tabulate(lab, 333) >= 9))
   expect_price_certificate(X, C, lab, 9L, 16L)
   # the exact reference: the same problem restricted to 16 candidates as an LP

@@ -98,7 +98,6 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
 // Work counters of the constrained assignment (successive shortest paths).
 struct ssp_stats {
   long phases = 0;     // Dijkstra runs
-  long raises = 0;     // price raises before the shortest-path phases
   long augment = 0;    // augmenting paths
   long settled = 0;    // nodes settled over all Dijkstras
   long relaxed = 0;    // arcs relaxed over all Dijkstras
@@ -262,7 +261,7 @@ inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, 
   return s;
 }
 
-// Exact constrained assignment (min-cost flow) in three stages.
+// Exact constrained assignment (min-cost flow) in two stages.
 //
 // Network. Clusters 0..c-1 and a super node S. A residual arc a -> b moves
 // one point x from cluster a to cluster b (b among x's candidates) at cost
@@ -278,9 +277,7 @@ inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, 
 //
 // (1) Start: every point at argmin_l c_xl - P_l over its candidates (P = 0
 //     cold, or the previous step's prices; ties to the previous labels).
-// (2) Price raising: a cluster below h raises P_l just enough to attract its
-//     missing points (dual ascent; bounded work).
-// (3) Successive shortest paths in phases: one Dijkstra from S gives a
+// (2) Successive shortest paths in phases: one Dijkstra from S gives a
 //     shortest-path forest to the deficit clusters (stopped after enough of
 //     them); P_v += min(d_v, D) makes every forest arc tight; then one unit
 //     is moved along the forest path of each reached deficit, nearest first,
@@ -355,63 +352,6 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     pos[i] = mem[cl[i]].size();
     mem[cl[i]].push_back(i);
   }
-  // (2) price raising (a dual ascent, as in an auction): a cluster below h
-  // raises its potential just enough to attract its missing points from the
-  // cheapest of the points that list it as a candidate; the losers may fall
-  // below h in turn. Every step keeps the reduced costs >= 0 and P_l > 0 only
-  // where count_l <= h. Bounded work; the exact phases (3) finish the job.
-  {
-    std::vector<std::vector<std::pair<int, int>>> rev(c);  // (x, j): cand(x, j) == l
-    for (int j = 0; j < L; ++j)
-      for (int i = 0; i < n; ++i) rev[cand(i, j)].emplace_back(i, j);
-    std::vector<int> queue;
-    std::vector<char> inq(c, 0);
-    for (int l = 0; l < c; ++l)
-      if (count[l] < h) {
-        queue.push_back(l);
-        inq[l] = 1;
-      }
-    std::vector<std::pair<double, std::pair<int, int>>> bids;
-    const long budget = 20L * c;
-    for (size_t qi = 0; qi < queue.size() && st.raises < budget; ++qi) {
-      const int l = queue[qi];
-      inq[l] = 0;
-      const int m = h - count[l];
-      if (m <= 0) continue;
-      if ((st.raises & 255) == 0) check_interrupt();
-      ++st.raises;
-      bids.clear();
-      for (const auto& xj : rev[l]) {
-        const int x = xj.first, a = cl[x];
-        if (a == l) continue;
-        double b = (cost(x, xj.second) - P[l]) - (cost(x, slot[x]) - P[a]);
-        if (b < 0) b = 0;  // rounding
-        bids.emplace_back(b, xj);
-      }
-      if (bids.empty()) continue;
-      const int take = std::min<int>(m, bids.size());
-      std::nth_element(bids.begin(), bids.begin() + (take - 1), bids.end());
-      const double delta = bids[take - 1].first;
-      P[l] += delta;
-      for (int t = 0; t < take; ++t) {
-        const int x = bids[t].second.first, a = cl[x];
-        const int px = pos[x], last = mem[a].back();
-        mem[a][px] = last;
-        pos[last] = px;
-        mem[a].pop_back();
-        pos[x] = mem[l].size();
-        mem[l].push_back(x);
-        cl[x] = l;
-        slot[x] = bids[t].second.second;
-        --count[a];
-        ++count[l];
-        if (count[a] < h && !inq[a]) {
-          inq[a] = 1;
-          queue.push_back(a);
-        }
-      }
-    }
-  }
   std::vector<std::vector<ssp_arc>> out(c);
   std::vector<std::vector<int>> outb(c);     // compact copies of out (targets, costs)
   std::vector<std::vector<double>> outw(c);  // for the Dijkstra's inner loop
@@ -450,7 +390,7 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     if (count[l] < h) deficit += h - count[l];
   if (deficit > 0)
     for (int a = 0; a < c; ++a) rebuild(a);
-  // (3) successive shortest paths
+  // (2) successive shortest paths
   const int S = c;
   std::vector<double> d(c + 1, inf);
   std::vector<int> pred(c, -1), pred_arc(c, -1), touched;
