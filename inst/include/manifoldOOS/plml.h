@@ -397,7 +397,7 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
   std::vector<char> settled(c + 1, 0), used(c + 1, 0);
   using qe = std::pair<double, int>;
   std::vector<qe> heap;
-  std::vector<int> path, order, dirty;
+  std::vector<int> path, order, dirty, zstack;
   // deficit clusters a phase looks for: all at first; then twice as many as
   // the previous phase could serve (the Dijkstra stops there; capping the
   // potential update at the last settled distance keeps it exact)
@@ -429,16 +429,27 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
       push(w, s);
     }
     long nz = 0;  // deficit clusters settled
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), std::greater<qe>());
-      const qe top = heap.back();
-      heap.pop_back();
-      const int a = top.second;
-      if (settled[a] || top.first > d[a]) continue;
+    // zero-cost arcs (most arcs of the previous forests) put their heads on a
+    // stack instead of the heap: a head has the distance being settled, the
+    // minimum, so it may be settled next in any order
+    zstack.clear();
+    while (!heap.empty() || !zstack.empty()) {
+      int a;
+      if (!zstack.empty()) {
+        a = zstack.back();
+        zstack.pop_back();
+        if (settled[a]) continue;
+      } else {
+        std::pop_heap(heap.begin(), heap.end(), std::greater<qe>());
+        const qe top = heap.back();
+        heap.pop_back();
+        a = top.second;
+        if (settled[a] || top.first > d[a]) continue;
+      }
       settled[a] = 1;
       order.push_back(a);
       if (count[a] < h && ++nz >= want) break;  // enough targets for this phase
-      const double da = top.first, pa = P[a];
+      const double da = d[a], pa = P[a];
       const int* ob = outb[a].data();
       const double* ow = outw[a].data();
       const int m = outb[a].size();
@@ -452,7 +463,10 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
           d[b] = nd;
           pred[b] = a;
           pred_arc[b] = r;
-          push(nd, b);
+          if (w == 0)
+            zstack.push_back(b);
+          else
+            push(nd, b);
         }
       }
       st.relaxed += m;
