@@ -64,11 +64,11 @@
 #' **Cost.** The exact point MST is \eqn{O(n^2 p)} (used up to 5000 points);
 #' the merging is \eqn{O(c\,n\,q^2)}. For large `n` the constrained k-means
 #' dominates, mostly its first assignment step from the k-means++ seeds (the
-#' later steps start from the previous prices): at n = 20,000 the default fit
-#' takes about 7 s, `cluster = "kmeans_merge"` about 2 s, at the price of
-#' fewer, unequal models; the first step grows like \eqn{n^2} (about 2 min of
-#' CPU at n = 50,000), so prefer `"kmeans_merge"` there (see `bench/plml.R`;
-#' `fit$kmeans$trace` gives the paths, phases and seconds of every step).
+#' later steps start from the previous prices): on the Swiss roll the default
+#' fit takes about 9 s at n = 20,000 and 80 s at n = 50,000 (the first step
+#' grows like \eqn{n^2}); `cluster = "kmeans_merge"` takes 1.5 s and 5.5 s, at
+#' the price of fewer, unequal models (see `bench/plml.R`; `fit$kmeans$trace`
+#' gives the paths, phases and seconds of every step).
 #'
 #' **Bad input.** `k < ndim + 1`, `n < 2k` and `ndim >= ncol(X)` are errors of
 #' class `manifoldOOS_input_error`.
