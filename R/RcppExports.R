@@ -253,8 +253,8 @@
     .Call(`_manifoldOOS_mo_plml_model_map`, Xnew, model1, centres, bases, maps)
 }
 
-.mo_constrained_assignment <- function(X, centres, h, n_candidates) {
-    .Call(`_manifoldOOS_mo_constrained_assignment`, X, centres, h, n_candidates)
+.mo_constrained_assignment <- function(X, centres, h, n_candidates, price = NULL, prefer = NULL) {
+    .Call(`_manifoldOOS_mo_constrained_assignment`, X, centres, h, n_candidates, price, prefer)
 }
 
 .mo_euclidean_mst <- function(X, mst_knn, n_threads) {

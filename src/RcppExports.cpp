@@ -985,8 +985,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_constrained_assignment
-Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::mat& centres, int h, int n_candidates);
-RcppExport SEXP _manifoldOOS_mo_constrained_assignment(SEXP XSEXP, SEXP centresSEXP, SEXP hSEXP, SEXP n_candidatesSEXP) {
+Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::mat& centres, int h, int n_candidates, Rcpp::Nullable<Rcpp::NumericVector> price, Rcpp::Nullable<Rcpp::IntegerVector> prefer);
+RcppExport SEXP _manifoldOOS_mo_constrained_assignment(SEXP XSEXP, SEXP centresSEXP, SEXP hSEXP, SEXP n_candidatesSEXP, SEXP priceSEXP, SEXP preferSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -994,7 +994,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const arma::mat& >::type centres(centresSEXP);
     Rcpp::traits::input_parameter< int >::type h(hSEXP);
     Rcpp::traits::input_parameter< int >::type n_candidates(n_candidatesSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_constrained_assignment(X, centres, h, n_candidates));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type price(priceSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::IntegerVector> >::type prefer(preferSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_constrained_assignment(X, centres, h, n_candidates, price, prefer));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1456,7 +1458,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_plml_fit", (DL_FUNC) &_manifoldOOS_mo_plml_fit, 2},
     {"_manifoldOOS_mo_plml_model_map", (DL_FUNC) &_manifoldOOS_mo_plml_model_map, 5},
-    {"_manifoldOOS_mo_constrained_assignment", (DL_FUNC) &_manifoldOOS_mo_constrained_assignment, 4},
+    {"_manifoldOOS_mo_constrained_assignment", (DL_FUNC) &_manifoldOOS_mo_constrained_assignment, 6},
     {"_manifoldOOS_mo_euclidean_mst", (DL_FUNC) &_manifoldOOS_mo_euclidean_mst, 3},
     {"_manifoldOOS_mo_nx_measures", (DL_FUNC) &_manifoldOOS_mo_nx_measures, 8},
     {"_manifoldOOS_mo_coranking_full", (DL_FUNC) &_manifoldOOS_mo_coranking_full, 3},

@@ -74,7 +74,7 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
         Rcpp::Named("n_rank_deficient") = static_cast<double>(r.n_rank_deficient),
         Rcpp::Named("objective") = r.objective, Rcpp::Named("kmeans_iter") = r.kmeans_iter,
         Rcpp::Named("kmeans_converged") = r.kmeans_converged,
-        Rcpp::Named("n_forward") = r.n_forward, Rcpp::Named("n_backward") = r.n_backward);
+        Rcpp::Named("kmeans_trace") = r.kmeans_trace, Rcpp::Named("n_forward") = r.n_forward, Rcpp::Named("n_backward") = r.n_backward);
   }
   MO_CATCH
 }
@@ -91,12 +91,34 @@ arma::mat mo_plml_model_map(const arma::mat& Xnew, const Rcpp::IntegerVector& mo
   MO_CATCH
 }
 
-// Constrained assignment for fixed centres (tests).
+// Constrained assignment for fixed centres (tests); price, prefer: warm-start
+// potentials and labels (NULL: cold start). Attributes "stats" (work counters) and
+// "price" (the optimal potentials).
 // [[Rcpp::export(.mo_constrained_assignment)]]
 Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                              int n_candidates) {
+                                              int n_candidates,
+                                              Rcpp::Nullable<Rcpp::NumericVector> price = R_NilValue,
+                                              Rcpp::Nullable<Rcpp::IntegerVector> prefer = R_NilValue) {
   MO_TRY {
-    return labels1(manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1));
+    manifoldOOS::ssp_stats st;
+    std::vector<double> pr;
+    if (price.isNotNull()) pr = Rcpp::as<std::vector<double>>(price.get());
+    std::vector<int> pref;
+    if (prefer.isNotNull()) {
+      Rcpp::IntegerVector p1(prefer.get());
+      for (R_xlen_t i = 0; i < p1.size(); ++i) pref.push_back(p1[i] - 1);
+    }
+    Rcpp::IntegerVector lab = labels1(
+        manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1, &st, &pr, &pref));
+    lab.attr("stats") = Rcpp::NumericVector::create(
+        Rcpp::Named("phases") = st.phases,
+        Rcpp::Named("augment") = st.augment, Rcpp::Named("settled") = st.settled,
+        Rcpp::Named("relaxed") = st.relaxed, Rcpp::Named("rebuilt") = st.rebuilt,
+        Rcpp::Named("path_arcs") = st.path_arcs);
+    lab.attr("served") = Rcpp::NumericVector(st.served.begin(), st.served.end());
+    lab.attr("reached") = Rcpp::NumericVector(st.reached.begin(), st.reached.end());
+    lab.attr("price") = Rcpp::NumericVector(pr.begin(), pr.end());
+    return lab;
   }
   MO_CATCH
 }

@@ -27,37 +27,6 @@ bool half_edge_less(const half_edge& x, const half_edge& y) {
   return x.dir < y.dir;
 }
 
-// Union-find with path halving and union by size.
-class union_find {
- public:
-  explicit union_find(int n) : parent_(n), size_(n, 1), count_(n) {
-    std::iota(parent_.begin(), parent_.end(), 0);
-  }
-  int find(int x) {
-    while (parent_[x] != x) {
-      parent_[x] = parent_[parent_[x]];
-      x = parent_[x];
-    }
-    return x;
-  }
-  bool unite(int x, int y) {
-    x = find(x);
-    y = find(y);
-    if (x == y) return false;
-    if (size_[x] < size_[y]) std::swap(x, y);
-    parent_[y] = x;
-    size_[x] += size_[y];
-    --count_;
-    return true;
-  }
-  int count() const { return count_; }
-
- private:
-  std::vector<int> parent_;
-  std::vector<int> size_;
-  int count_;
-};
-
 void check_edge(int i, int j, double d, int n) {
   if (j < 0 || j >= n) {
     throw input_error("neighbour index out of range (point " + std::to_string(i + 1) +

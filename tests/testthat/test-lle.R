@@ -1,6 +1,6 @@
 # LLE (spec B.6) and its out-of-sample maps (spec C.1, C.3).
 
-# flat_plane() and affine_residual(): helper-flat.R
+# flat_plane(), affine_residual() and rds_roundtrip(): helper-flat.R
 
 test_that("LLE recovers a rotated plane up to an affine map with a tiny regulariser", {
   P <- flat_plane()
@@ -84,9 +84,7 @@ test_that("LLE out-of-sample maps: snap, batch = rows, Nystrom factor, saveRDS",
   trn <- predict(fit, roll$x[1:400, ], snap = FALSE)
   expect_gt(max(abs(trn - embedding(fit))), 1e-8)
   expect_lt(max(abs(trn - embedding(fit))), 0.5 * max(abs(embedding(fit))))
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  fit2 <- readRDS(f)
+  fit2 <- rds_roundtrip(fit)
   expect_identical(predict(fit2, new), yb)
   expect_identical(predict(fit2, new, method = "nystrom"), yn)
 })

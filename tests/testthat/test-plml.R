@@ -1,14 +1,9 @@
 # Piecewise-linear manifold learning (spec 003 §1-4, unit-test invariants of §11).
 
-rect10 <- function(n = 300, seed = 4) {
-  set.seed(seed)
-  Z <- cbind(runif(n, 0, 6), runif(n, 0, 2))
-  Q <- qr.Q(qr(matrix(rnorm(100), 10)))
-  list(X = Z %*% t(Q[, 1:2]) + matrix(rnorm(10), n, 10, byrow = TRUE), Z = Z)
-}
+# flat_plane() and rds_roundtrip(): helper-flat.R
 
 test_that("a flat rectangle in R^10 is reproduced up to a rigid motion for every root", {
-  r <- rect10()
+  r <- flat_plane(300, seed = 4, p = 10, extent = c(6, 2), shift = NULL)  # a 6 x 2 rectangle in R^10
   D0 <- as.matrix(dist(r$Z))
   fit <- plml(r$X, ndim = 2, k = 10, seed = 2)
   expect_equal(fit$n_models, 30L)
@@ -68,6 +63,113 @@ test_that("the constrained assignment is the exact optimum of the transportation
   expect_true(all(tabulate(l2, 50) >= 10))
   expect_gte(cost(l2), cost(l1) - 1e-9)
   expect_lt(cost(l2), 1.01 * cost(l1))
+})
+
+# Exact optimum of the transportation problem min sum T_il cost_il, sum_l T_il = 1,
+# sum_i T_il >= h (T integral), by the LP (totally unimodular); cost_il = Inf
+# marks pairs outside the candidate lists.
+lp_assignment_cost <- function(cost, h) {
+  big <- 1e3 * max(cost[is.finite(cost)]) + 1
+  cm <- cost
+  cm[!is.finite(cm)] <- big
+  sol <- lpSolve::lp.transport(cm, "min", rep("=", nrow(cm)), rep(1, nrow(cm)),
+                               rep(">=", ncol(cm)), rep(h, ncol(cm)))
+  expect_equal(sol$status, 0L)
+  sol$objval
+}
+sq_cost <- function(X, C) 0.5 * outer(rowSums(X^2), rowSums(C^2), "+") - X %*% t(C)
+assign_cost <- function(X, C, lab) sum(0.5 * rowSums((X - C[lab, , drop = FALSE])^2))
+# The certificate returned with the labels: every point sits at its best
+# candidate for the prices, and a priced cluster holds exactly h points.
+expect_price_certificate <- function(X, C, lab, h, L) {
+  pr <- attr(lab, "price")
+  cost <- sq_cost(X, C)
+  cand <- t(apply(cost, 1, function(r) order(r)[seq_len(L)]))
+  v <- cost - matrix(pr, nrow(X), nrow(C), byrow = TRUE)
+  mine <- v[cbind(seq_len(nrow(X)), as.vector(lab))]
+  best <- vapply(seq_len(nrow(X)), function(i) min(v[i, cand[i, ]]), 0)
+  expect_true(all(lab == cand[cbind(seq_len(nrow(X)), apply(cand == as.vector(lab), 1, which))]))
+  expect_lte(max(mine - best), 1e-9 * max(1, max(abs(v))))
+  expect_true(all(pr >= 0))
+  expect_true(all(tabulate(lab, nrow(C))[pr > 1e-9 * max(1, max(pr))] == h))
+}
+
+test_that("the constrained assignment equals the LP optimum (ties, tight h * c = n, restricted candidates)", {
+  skip_if_not_installed("lpSolve")
+  set.seed(21)
+  cases <- list(
+    # clustered: most points near a few centres, h * c = n (every cluster exactly h)
+    list(X = rbind(matrix(rnorm(120, sd = 0.3), 60), matrix(rnorm(40, 3), 20)),
+         C = matrix(rnorm(20, sd = 2), 10), h = 8L, L = 10L),
+    # ties: integer grid points and centres (many equal costs), slack n - c h = 4
+    list(X = as.matrix(expand.grid(0:7, 0:7))[sample(64, 64), ],
+         C = as.matrix(expand.grid(c(0, 7), c(0, 7, 3))), h = 10L, L = 6L),
+    # duplicated points, a lonely far centre
+    list(X = rbind(matrix(rep(c(0, 0), 30), 30, byrow = TRUE), matrix(runif(60), 30)),
+         C = rbind(c(0, 0), c(0.5, 0.5), c(10, 10), c(1, 0)), h = 15L, L = 4L),
+    # more clusters than candidates: the candidate-restricted problem
+    list(X = matrix(runif(300), 150), C = matrix(runif(30), 15), h = 10L, L = 5L),
+    list(X = matrix(rnorm(400), 200), C = matrix(rnorm(40, sd = 0.2), 20), h = 9L, L = 8L)
+  )
+  for (cs in cases) {
+    X <- cs$X; C <- cs$C; c0 <- nrow(C)
+    lab <- manifoldOOS:::.mo_constrained_assignment(X, C, cs$h, cs$L)
+    expect_true(all(tabulate(lab, c0) >= cs$h))
+    cost <- sq_cost(X, C)
+    if (cs$L < c0) {  # keep every point's L nearest centres only
+      keep <- t(apply(cost, 1, function(r) rank(r, ties.method = "first") <= cs$L))
+      cost[!keep] <- Inf
+    }
+    ref <- lp_assignment_cost(cost, cs$h)
+    expect_equal(assign_cost(X, C, lab), ref, tolerance = 1e-9)
+    expect_price_certificate(X, C, lab, cs$h, cs$L)
+  }
+})
+
+test_that("warm starts (prices and labels of another step) reach the same optimum", {
+  skip_if_not_installed("lpSolve")
+  set.seed(22)
+  X <- rbind(matrix(rnorm(200, sd = 0.5), 100), matrix(rnorm(100, 2), 50))
+  C1 <- X[sample(150, 15), ]
+  a <- manifoldOOS:::.mo_constrained_assignment(X, C1, 10L, 15L)
+  # the same centres: the warm start is already optimal, no path needed
+  b <- manifoldOOS:::.mo_constrained_assignment(X, C1, 10L, 15L, attr(a, "price"), a)
+  expect_equal(attr(b, "stats")[["augment"]], 0)
+  expect_equal(assign_cost(X, C1, b), assign_cost(X, C1, a), tolerance = 1e-12)
+  # moved centres (a Lloyd step), stale and even random prices: still the LP optimum
+  C2 <- rowsum(X, a) / tabulate(a, 15)
+  ref <- lp_assignment_cost(sq_cost(X, C2), 10L)
+  for (pr in list(attr(a, "price"), runif(15, 0, 5), rep(0, 15))) {
+    w <- manifoldOOS:::.mo_constrained_assignment(X, C2, 10L, 15L, pr, a)
+    expect_equal(assign_cost(X, C2, w), ref, tolerance = 1e-9)
+    expect_price_certificate(X, C2, w, 10L, 15L)
+  }
+  cold <- manifoldOOS:::.mo_constrained_assignment(X, C2, 10L, 15L)
+  expect_equal(assign_cost(X, C2, cold), ref, tolerance = 1e-9)
+})
+
+test_that("a large assignment with many shortest-path phases stays optimal", {
+  # k-means++-like seeds on a Swiss roll: a far-from-balanced start (thousands of
+  # missing points, served by multi-path phases); compared
+  # with a brute-force certificate: no point can move to a candidate cluster
+  # more cheaply than the prices allow, and priced clusters are exactly full
+  X <- swiss_roll(3000, seed = 23)$x
+  set.seed(23)
+  C <- X[sample(3000, 333), ]
+  lab <- manifoldOOS:::.mo_constrained_assignment(X, C, 9L, 16L)
+  st <- attr(lab, "stats")
+  expect_gt(st[["phases"]], 10)
+  expect_gt(st[["augment"]], st[["phases"]])  # some phases served several deficits
+  expect_true(all(tabulate(lab, 333) >= 9))
+  expect_price_certificate(X, C, lab, 9L, 16L)
+  # the exact reference: the same problem restricted to 16 candidates as an LP
+  skip_if_not_installed("lpSolve")
+  Xs <- X[1:600, ]; Cs <- C[1:60, ]
+  ls <- manifoldOOS:::.mo_constrained_assignment(Xs, Cs, 10L, 6L)
+  cost <- sq_cost(Xs, Cs)
+  keep <- t(apply(cost, 1, function(r) rank(r, ties.method = "first") <= 6))
+  cost[!keep] <- Inf
+  expect_equal(assign_cost(Xs, Cs, ls), lp_assignment_cost(cost, 10L), tolerance = 1e-9)
 })
 
 test_that("clusters respect the minimum size (constrained and kmeans_merge)", {
@@ -161,9 +263,7 @@ test_that("predict: GOoSE default and per-model maps; batch = row-by-row; RDS ro
                        matrix(pr$translation, 100, 2, byrow = TRUE)))^2))
     expect_lt(median(e), 1)
   }
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  fit2 <- readRDS(f)
+  fit2 <- rds_roundtrip(fit)
   expect_identical(predict(fit2, Xn), yg)
   expect_identical(predict(fit2, Xn, method = "model"), ym)
 })

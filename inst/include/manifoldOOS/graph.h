@@ -109,6 +109,44 @@ components_result connected_components(const csc_view& A);
 // mutual rule when mutual = true). Returns -1 when even kmax does not connect.
 int smallest_connecting_k(const int* idx, int n, int kmax, bool mutual);
 
+// ---- union-find -----------------------------------------------------------
+// Disjoint sets with path halving and union by size (components, Kruskal;
+// shared by graph_core.cpp and plml.h; member functions are inline).
+class union_find {
+ public:
+  explicit union_find(int n) : parent_(n), size_(n, 1), count_(n) {
+    for (int v = 0; v < n; ++v) parent_[v] = v;
+  }
+  int find(int x) {
+    while (parent_[x] != x) {
+      parent_[x] = parent_[parent_[x]];
+      x = parent_[x];
+    }
+    return x;
+  }
+  // Merges the sets of x and y; false when they were one set already.
+  bool unite(int x, int y) {
+    x = find(x);
+    y = find(y);
+    if (x == y) return false;
+    if (size_[x] < size_[y]) {
+      const int t = x;
+      x = y;
+      y = t;
+    }
+    parent_[y] = x;
+    size_[x] += size_[y];
+    --count_;
+    return true;
+  }
+  int count() const { return count_; }  // number of sets
+
+ private:
+  std::vector<int> parent_;
+  std::vector<int> size_;
+  int count_;
+};
+
 // ---- connecting components (spec A.7) -------------------------------------
 struct added_edge {
   int i;  // 0-based, i < j

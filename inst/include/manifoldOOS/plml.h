@@ -35,6 +35,7 @@
 #include "linalg.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -79,6 +80,7 @@ struct plml_clusters {
   int n_iter = 0;
   bool converged = false;
   long n_augment = 0;       // shortest augmenting paths used in the last assignment step
+  std::vector<double> trace; // per constrained step: augmenting paths, phases, seconds
 };
 
 // Constrained k-means (Bennett, Bradley & Demiriz 2000): c clusters, each with
@@ -93,10 +95,29 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
 // fewer than h points into the cluster of the nearest centroid.
 inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_options& opt);
 
+// Work counters of the constrained assignment (successive shortest paths).
+struct ssp_stats {
+  long phases = 0;     // Dijkstra runs
+  long augment = 0;    // augmenting paths
+  long settled = 0;    // nodes settled over all Dijkstras
+  long relaxed = 0;    // arcs relaxed over all Dijkstras
+  long rebuilt = 0;    // cluster arc lists rebuilt
+  long path_arcs = 0;  // arcs on all augmenting paths
+  std::vector<long> served;  // augmenting paths of every phase
+  std::vector<long> reached; // clusters settled in every phase
+};
+
 // Optimal assignment for fixed centres (the constrained assignment step);
-// exposed for tests. centres: c x p. Returns 0-based labels.
+// exposed for tests. centres: c x p. Returns 0-based labels. price (optional,
+// in/out): cluster potentials (dual prices, >= 0) to warm-start from (empty:
+// cold start) and, on return, the optimal ones (a certificate: every point
+// sits at argmin_l c_xl - price_l among its candidates; price_l > 0 only for
+// clusters of exactly h points).
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                        int n_candidates, int n_threads, long* n_augment = nullptr);
+                                               int n_candidates, int n_threads,
+                                               ssp_stats* stats = nullptr,
+                                               std::vector<double>* price = nullptr,
+                                               const std::vector<int>* prefer = nullptr);
 
 // Euclidean minimum spanning tree of the rows of X (n - 1 edges, 0-based,
 // i < j). mst_knn = 0: exact (Prim, O(n^2 p)); > 0: Kruskal on the
@@ -132,6 +153,7 @@ struct plml_result {
   double objective = 0.0;
   int kmeans_iter = 0;
   bool kmeans_converged = false;
+  std::vector<double> kmeans_trace;  // see plml_clusters::trace
   int n_forward = 0;
   int n_backward = 0;
 };
@@ -149,28 +171,6 @@ inline arma::mat plml_model_map(const arma::mat& Xnew, const std::vector<int>& m
 namespace plml_detail {
 
 const double inf = std::numeric_limits<double>::infinity();
-
-// ---- union-find ------------------------------------------------------------
-struct union_find {
-  std::vector<int> parent, rank;
-  explicit union_find(int n) : parent(n), rank(n, 0) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int v) {
-    while (parent[v] != v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
-    }
-    return v;
-  }
-  bool unite(int a, int b) {
-    a = find(a);
-    b = find(b);
-    if (a == b) return false;
-    if (rank[a] < rank[b]) std::swap(a, b);
-    parent[b] = a;
-    if (rank[a] == rank[b]) ++rank[a];
-    return true;
-  }
-};
 
 // Sort edges (i < j already) by (i, j) and keep the first of each pair.
 inline void drop_duplicate_edges(std::vector<mst_edge>& edges) {
@@ -239,121 +239,300 @@ inline arma::mat cluster_means(const arma::mat& X, const std::vector<int>& lab, 
   return M;
 }
 
+// Lloyd step: label every point with its nearest centre; move every
+// non-empty cluster's centre to its mean (empty ones stay).
+inline void nearest_centres(const arma::mat& X, const arma::mat& C, std::vector<int>& lab, int n_threads) {
+  knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, n_threads);
+  lab.resize(X.n_rows);
+  for (arma::uword i = 0; i < X.n_rows; ++i) lab[i] = kr.idx(i, 0);
+}
+inline void move_centres(const arma::mat& X, const std::vector<int>& lab, arma::mat& C) {
+  const int c = C.n_rows;
+  const arma::mat Cn = cluster_means(X, lab, c);
+  std::vector<int> cnt(c, 0);
+  for (int l : lab) ++cnt[l];
+  for (int l = 0; l < c; ++l)
+    if (cnt[l] > 0) C.row(l) = Cn.row(l);
+}
+
 inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, const arma::mat& M) {
   double s = 0.0;
   for (arma::uword i = 0; i < X.n_rows; ++i) s += 0.5 * arma::accu(arma::square(X.row(i) - M.row(lab[i])));
   return s;
 }
 
-// Successive shortest paths for the constrained assignment. Network: a super
-// node S with arcs S -> s for every cluster s above h (it may give a point
-// away) and l -> S for every cluster (it may keep extra points), cluster arcs
-// a -> b of cost min_{x in a} c_xb - c_xa (move a point; x's candidate
-// lists only). Starting from the greedy assignment (all reduced costs >= 0),
-// each deficit cluster z is served by a shortest S -> z path found by a
-// backward Dijkstra from z (reduced costs, early stop when S is settled);
-// the potentials are then lowered by the capped backward distances, which
-// keeps every reduced cost >= 0, so the final assignment has no negative
-// residual cycle: it is optimal for the candidate-restricted problem.
+// Exact constrained assignment (min-cost flow) in two stages.
+//
+// Network. Clusters 0..c-1 and a super node S. A residual arc a -> b moves
+// one point x from cluster a to cluster b (b among x's candidates) at cost
+// c_xb - c_xa; only the cheapest such point matters, so every cluster keeps
+// a cached list of its out-arcs (one per target cluster: the minimum over its
+// members and their candidate slots), rebuilt only when its members change:
+// a Dijkstra never scans points. Arcs S -> s exist for the clusters above h
+// (they may give a point away; cost 0) and l -> S for every cluster (it may
+// keep extra points; cost 0). Potentials P (dual prices) keep every reduced
+// cost c + P_u - P_v >= 0 throughout; then the final assignment has no
+// negative residual cycle: it is optimal for the candidate-restricted problem
+// (for the full problem when the candidates are all clusters).
+//
+// (1) Start: every point at argmin_l c_xl - P_l over its candidates (P = 0
+//     cold, or the previous step's prices; ties to the previous labels).
+// (2) Successive shortest paths in phases: one Dijkstra from S gives a
+//     shortest-path forest to the deficit clusters (stopped after enough of
+//     them); P_v += min(d_v, D) makes every forest arc tight; then one unit
+//     is moved along the forest path of each reached deficit, nearest first,
+//     as long as every arc's point is still where the Dijkstra saw it (so the
+//     path is still tight; moving a tight point keeps all reduced costs >= 0).
 // Potentials are stored as P_v - offset so that an update touches only the
-// settled nodes. Returns false when a deficit cluster cannot be served
-// within the candidate lists.
+// settled nodes. Returns false when a deficit cluster cannot be served within
+// the candidate lists.
+struct ssp_arc {
+  int b;     // target cluster
+  int x;     // the point that moves
+  int j;     // its candidate slot for b
+  double w;  // c_xb - c_xa
+};
+
 inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c, int h,
-                       std::vector<int>& cl, long* n_aug) {
+                       std::vector<int>& cl, std::vector<double>& price, ssp_stats* stats,
+                       const std::vector<int>* prefer = nullptr) {
   const int n = cand.n_rows, L = cand.n_cols;
   std::vector<int> slot(n, 0), count(c, 0), pos(n);
   std::vector<std::vector<int>> mem(c);
-  // reverse candidate lists: rev[b] = {(x, j) : cand(x, j) == b}
-  std::vector<std::vector<std::pair<int, int>>> rev(c);
-  for (int j = 0; j < L; ++j)
-    for (int i = 0; i < n; ++i) rev[cand(i, j)].emplace_back(i, j);
+  // Potentials P (index c = S, kept at 0 until the shortest-path phases).
+  std::vector<double> P(c + 1, 0.0);
+  if (int(price.size()) == c)
+    for (int l = 0; l < c; ++l) P[l] = std::max(0.0, price[l]);
   cl.assign(n, 0);
-  for (int i = 0; i < n; ++i) {
-    cl[i] = cand(i, 0);
-    pos[i] = mem[cl[i]].size();
-    mem[cl[i]].push_back(i);
-    ++count[cl[i]];
-  }
-  std::vector<double> P(c + 1, 0.0), e(c + 1, inf);
-  const int S = c;
-  std::vector<int> succ(c), mvpt(c), mvslot(c), touched;
-  std::vector<char> settled(c + 1, 0);
-  using qe = std::pair<double, int>;
-  long aug = 0;
-  for (int z = 0; z < c; ++z) {
-    while (count[z] < h) {
-      if ((aug & 63) == 0) check_interrupt();
-      for (int v : touched) {
-        e[v] = inf;
-        settled[v] = 0;
+  ssp_stats st;
+  // (1) start: every point at its best candidate for the prices,
+  // argmin_j c_xj - P_j (all cluster-arc reduced costs >= 0). A warm price
+  // vector may make a priced cluster overfull; such prices drop to 0 (at
+  // most c rounds) so that P_l > 0 only for clusters with <= h points.
+  // Ties (up to rounding) go to the preferred cluster (the previous step's):
+  // the points an optimal flow moved sit exactly at ties, and breaking those
+  // towards the nearest centre would undo the previous solution.
+  const bool warm = prefer && int(prefer->size()) == n;
+  for (int round = 0;; ++round) {
+    std::fill(count.begin(), count.end(), 0);
+    for (int i = 0; i < n; ++i) {
+      int best = 0;
+      double bv = cost(i, 0) - P[cand(i, 0)];
+      for (int j = 1; j < L; ++j) {
+        const double v = cost(i, j) - P[cand(i, j)];
+        if (v < bv) {
+          bv = v;
+          best = j;
+        }
       }
-      touched.clear();
-      std::priority_queue<qe, std::vector<qe>, std::greater<qe>> pq;
-      e[z] = 0;
-      touched.push_back(z);
-      pq.emplace(0.0, z);
-      int src = -1;
-      double ez = 0;
-      while (!pq.empty()) {
-        const qe top = pq.top();
-        pq.pop();
-        const int b = top.second;
-        if (settled[b] || top.first > e[b]) continue;
-        settled[b] = 1;
-        if (b == S) {
-          ez = top.first;
+      if (warm && cand(i, best) != (*prefer)[i]) {
+        for (int j = 0; j < L; ++j) {
+          const int l = cand(i, j);
+          if (l != (*prefer)[i]) continue;
+          const double v = cost(i, j) - P[l];
+          const double tol = 1e-12 * (std::abs(cost(i, j)) + std::abs(P[l]) + std::abs(cost(i, best)) +
+                                      std::abs(P[cand(i, best)]));
+          if (v <= bv + tol) best = j;
           break;
         }
-        const double db = top.first;
-        if (count[b] > h) {  // arc S -> b
-          double w = P[S] - P[b];
-          if (w < 0) w = 0;
-          if (db + w < e[S]) {
-            if (e[S] == inf) touched.push_back(S);
-            e[S] = db + w;
-            src = b;
-            pq.emplace(e[S], S);
-          }
-        }
-        for (const auto& xj : rev[b]) {
-          const int x = xj.first, a = cl[x];
-          if (a == b || settled[a]) continue;
-          double w = cost(x, xj.second) - cost(x, slot[x]) + P[a] - P[b];
-          if (w < 0) w = 0;
-          const double nd = db + w;
-          if (nd < e[a]) {
-            if (e[a] == inf) touched.push_back(a);
-            e[a] = nd;
-            succ[a] = b;
-            mvpt[a] = x;
-            mvslot[a] = xj.second;
-            pq.emplace(nd, a);
-          }
+      }
+      slot[i] = best;
+      cl[i] = cand(i, best);
+      ++count[cl[i]];
+    }
+    bool changed = false;
+    for (int l = 0; l < c; ++l)
+      if (count[l] > h && P[l] > 0) {
+        P[l] = 0;
+        changed = true;
+      }
+    if (!changed) break;
+  }
+  for (int i = 0; i < n; ++i) {
+    pos[i] = mem[cl[i]].size();
+    mem[cl[i]].push_back(i);
+  }
+  std::vector<std::vector<ssp_arc>> out(c);
+  std::vector<std::vector<int>> outb(c);     // compact copies of out (targets, costs)
+  std::vector<std::vector<double>> outw(c);  // for the Dijkstra's inner loop
+  std::vector<int> where(c, -1);  // scratch: position of target b in the list being built
+  auto rebuild = [&](int a) {
+    std::vector<ssp_arc>& o = out[a];
+    o.clear();
+    for (int x : mem[a]) {
+      const double cx = cost(x, slot[x]);
+      for (int j = 0; j < L; ++j) {
+        const int b = cand(x, j);
+        if (b == a) continue;
+        const double w = cost(x, j) - cx;
+        const int at = where[b];
+        if (at < 0) {
+          where[b] = o.size();
+          o.push_back(ssp_arc{b, x, j, w});
+        } else if (w < o[at].w) {
+          o[at] = ssp_arc{b, x, j, w};
         }
       }
-      if (src < 0 || !settled[S]) return false;
-      for (int v : touched)
-        if (v != S && settled[v]) P[v] += ez - e[v];
-      // (every other potential drops by ez: kept implicit, differences unchanged)
-      for (int v = src; v != z;) {
-        const int b = succ[v], x = mvpt[v];
-        const int px = pos[x];
-        const int last = mem[v].back();
-        mem[v][px] = last;
+    }
+    std::vector<int>& ob = outb[a];
+    std::vector<double>& ow = outw[a];
+    ob.resize(o.size());
+    ow.resize(o.size());
+    for (size_t r = 0; r < o.size(); ++r) {
+      where[o[r].b] = -1;
+      ob[r] = o[r].b;
+      ow[r] = o[r].w;
+    }
+    ++st.rebuilt;
+  };
+  long deficit = 0;
+  for (int l = 0; l < c; ++l)
+    if (count[l] < h) deficit += h - count[l];
+  if (deficit > 0)
+    for (int a = 0; a < c; ++a) rebuild(a);
+  // (2) successive shortest paths
+  const int S = c;
+  std::vector<double> d(c + 1, inf);
+  std::vector<int> pred(c, -1), pred_arc(c, -1), touched;
+  std::vector<char> settled(c + 1, 0), used(c + 1, 0);
+  using qe = std::pair<double, int>;
+  std::vector<qe> heap;
+  std::vector<int> path, order, dirty, zstack;
+  // deficit clusters a phase looks for: all at first; then twice as many as
+  // the previous phase could serve (the Dijkstra stops there; capping the
+  // potential update at the last settled distance keeps it exact)
+  long want = c;
+  while (deficit > 0) {
+    check_interrupt();
+    ++st.phases;
+    // full Dijkstra from S on the reduced costs: a shortest-path forest rooted
+    // at the clusters with spare points
+    for (int v : touched) {
+      d[v] = inf;
+      settled[v] = 0;
+      used[v] = 0;
+    }
+    touched.clear();
+    order.clear();
+    heap.clear();
+    auto push = [&](double dv, int v) {
+      heap.emplace_back(dv, v);
+      std::push_heap(heap.begin(), heap.end(), std::greater<qe>());
+    };
+    for (int s = 0; s < c; ++s) {
+      if (count[s] <= h) continue;
+      double w = P[S] - P[s];
+      if (w < 0) w = 0;  // rounding
+      d[s] = w;
+      pred[s] = -1;
+      touched.push_back(s);
+      push(w, s);
+    }
+    long nz = 0;  // deficit clusters settled
+    // zero-cost arcs (most arcs of the previous forests) put their heads on a
+    // stack instead of the heap: a head has the distance being settled, the
+    // minimum, so it may be settled next in any order
+    zstack.clear();
+    while (!heap.empty() || !zstack.empty()) {
+      int a;
+      if (!zstack.empty()) {
+        a = zstack.back();
+        zstack.pop_back();
+        if (settled[a]) continue;
+      } else {
+        std::pop_heap(heap.begin(), heap.end(), std::greater<qe>());
+        const qe top = heap.back();
+        heap.pop_back();
+        a = top.second;
+        if (settled[a] || top.first > d[a]) continue;
+      }
+      settled[a] = 1;
+      order.push_back(a);
+      if (count[a] < h && ++nz >= want) break;  // enough targets for this phase
+      const double da = d[a], pa = P[a];
+      const int* ob = outb[a].data();
+      const double* ow = outw[a].data();
+      const int m = outb[a].size();
+      for (int r = 0; r < m; ++r) {
+        const int b = ob[r];
+        double w = ow[r] + pa - P[b];
+        if (w < 0) w = 0;  // rounding
+        const double nd = da + w;
+        if (nd < d[b]) {  // never true for a settled b (d[b] <= da <= nd)
+          if (d[b] == inf) touched.push_back(b);
+          d[b] = nd;
+          pred[b] = a;
+          pred_arc[b] = r;
+          if (w == 0)
+            zstack.push_back(b);
+          else
+            push(nd, b);
+        }
+      }
+      st.relaxed += m;
+    }
+    st.settled += order.size();
+    if (order.empty()) return false;
+    // potentials: P_v += min(d_v, Dmax) (S: d = 0); every reduced cost stays
+    // >= 0 and every arc of the forest becomes tight
+    const double Dmax = d[order.back()];
+    for (int v : order) P[v] += d[v] - Dmax;
+    P[S] -= Dmax;
+    // augment along the forest paths of the reached deficit clusters, nearest
+    // first, one unit each. Potentials are fixed within the phase, so a path
+    // stays tight as long as the point of each of its arcs is still where the
+    // Dijkstra saw it (the source keeps a spare point, the target still
+    // lacks one): then every move costs what the Dijkstra counted.
+    long served = 0;
+    for (int z : order) {
+      if (count[z] >= h) continue;
+      path.clear();  // z, pred[z], ..., the surplus cluster the path starts from
+      bool ok = true;
+      for (int v = z;; v = pred[v]) {
+        path.push_back(v);
+        if (pred[v] < 0) break;
+        const ssp_arc& e = out[pred[v]][pred_arc[v]];
+        if (cl[e.x] != pred[v]) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok || count[path.back()] <= h) continue;
+      const int src = path.back();
+      for (size_t t = 0; t + 1 < path.size(); ++t) {
+        const int b = path[t], a = path[t + 1];
+        const ssp_arc e = out[a][pred_arc[b]];
+        // move e.x from a to b (the arc lists are rebuilt after the phase)
+        const int px = pos[e.x], last = mem[a].back();
+        mem[a][px] = last;
         pos[last] = px;
-        mem[v].pop_back();
-        pos[x] = mem[b].size();
-        mem[b].push_back(x);
-        cl[x] = b;
-        slot[x] = mvslot[v];
-        v = b;
+        mem[a].pop_back();
+        pos[e.x] = mem[b].size();
+        mem[b].push_back(e.x);
+        cl[e.x] = b;
+        slot[e.x] = e.j;
       }
+      for (int v : path) {
+        if (!used[v]) dirty.push_back(v);
+        used[v] = 1;
+      }
+      st.path_arcs += long(path.size()) - 1;
       --count[src];
       ++count[z];
-      ++aug;
+      --deficit;
+      ++served;
+      ++st.augment;
     }
+    want = std::max(1L, 2 * served);
+    st.served.push_back(served);
+    st.reached.push_back(order.size());
+    if (served == 0) return false;  // cannot happen: the nearest deficit's path is free
+    for (int v : dirty) rebuild(v);
+    dirty.clear();
   }
-  if (n_aug) *n_aug = aug;
+  price.resize(c);
+  for (int l = 0; l < c; ++l) price[l] = P[l] - P[S];
+  if (stats) *stats = st;
   return true;
 }
 
@@ -487,6 +666,43 @@ inline void procrustes_cols(const arma::mat& src, const arma::mat& tgt, bool sca
   }
 }
 
+// ---- merging: the Euler-walk driver shared by both paths ----------------------
+// Walks the models in Euler-walk order: the root is appended as it is; a move
+// to a new model b projects the global model onto b (parallel projection for
+// PP, orthogonal for IHM) and appends b; a move back to a visited model b
+// projects (backalign = none), or aligns the global model rigidly (or by a
+// similarity) to b's original local model (IHM projects first). The two
+// paths differ only in their append / project / align steps.
+template <class Append, class Project, class Align>
+inline void euler_merge(const std::vector<int>& walk, int c, const plml_options& opt, Append&& append,
+                        Project&& project, Align&& align, int& nf, int& nb) {
+  const bool rotate = opt.variant == plml_variant::pp;
+  int cur = walk[0];
+  append(cur);
+  std::vector<char> seen(c, 0);
+  seen[cur] = 1;
+  nf = nb = 0;
+  for (size_t s = 1; s < walk.size(); ++s) {
+    if (s % 16 == 0) check_interrupt();
+    const int b = walk[s];
+    if (!seen[b]) {
+      project(cur, b);
+      append(b);
+      seen[b] = 1;
+      ++nf;
+    } else {
+      ++nb;
+      if (opt.backalign == plml_backalign::none) {
+        project(cur, b);
+      } else {
+        if (!rotate) project(cur, b);  // IHM: project first, then align
+        align(b);
+      }
+    }
+    cur = b;
+  }
+}
+
 // ---- merging: the q-dimensional path (spec §1.7) --------------------------------
 inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const std::vector<int>& walk,
                      const plml_options& opt, int& nf, int& nb) {
@@ -519,40 +735,20 @@ inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const st
     T.head_cols(N) = Tv;
   };
   const bool rotate = opt.variant == plml_variant::pp;
-  int cur = walk[0];
-  append(cur);
-  std::vector<char> seen(c, 0);
-  seen[cur] = 1;
-  nf = nb = 0;
-  for (size_t s = 1; s < walk.size(); ++s) {
-    if (s % 16 == 0) check_interrupt();
-    const int b = walk[s];
-    if (!seen[b]) {
-      project(cur, b, rotate);
-      append(b);
-      seen[b] = 1;
-      ++nf;
-    } else {
-      ++nb;
-      if (opt.backalign == plml_backalign::none) {
-        project(cur, b, rotate);
-      } else {
-        if (!rotate) project(cur, b, false);  // IHM: project first, then align
-        const long m = lm.members[b].size();
-        arma::mat Rt, Tv;
-        arma::vec ms, mt;
-        double beta;
-        procrustes_cols(T.cols(start[b], start[b] + m - 1), Lq.cols(start[b], start[b] + m - 1),
-                        opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
-        Tv = T.head_cols(N);
-        Tv.each_col() -= ms;
-        Tv = (beta * Rt) * Tv;
-        Tv.each_col() += mt;
-        T.head_cols(N) = Tv;
-      }
-    }
-    cur = b;
-  }
+  auto align = [&](int b) {
+    const long m = lm.members[b].size();
+    arma::mat Rt, Tv;
+    arma::vec ms, mt;
+    double beta;
+    procrustes_cols(T.cols(start[b], start[b] + m - 1), Lq.cols(start[b], start[b] + m - 1),
+                    opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
+    Tv = T.head_cols(N);
+    Tv.each_col() -= ms;
+    Tv = (beta * Rt) * Tv;
+    Tv.each_col() += mt;
+    T.head_cols(N) = Tv;
+  };
+  euler_merge(walk, c, opt, append, [&](int a, int b) { project(a, b, rotate); }, align, nf, nb);
   arma::mat Y(n, q);
   for (long j = 0; j < N; ++j) Y.row(order[j]) = T.col(j).t();
   return Y;
@@ -598,43 +794,21 @@ inline arma::mat merge_pspace(const arma::mat& X, const local_models& lm, const 
     Zv.each_row() += lm.centres.row(b);
     Z.rows(idx) = Zv;
   };
-  int cur = walk[0];
-  append(cur);
-  std::vector<char> seen(c, 0);
-  seen[cur] = 1;
-  nf = nb = 0;
-  for (size_t s = 1; s < walk.size(); ++s) {
-    check_interrupt();
-    const int b = walk[s];
-    if (!seen[b]) {
-      project(cur, b);
-      append(b);
-      seen[b] = 1;
-      ++nf;
-    } else {
-      ++nb;
-      if (opt.backalign == plml_backalign::none) {
-        project(cur, b);
-      } else {
-        if (!rotate) {  // IHM: orthogonal projection first
-          project(cur, b);
-        }
-        const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
-        arma::mat Rt, Zv;
-        arma::vec ms, mt;
-        double beta;
-        procrustes_cols(Z.rows(idx).t(), original(b).t(),
-                        opt.backalign == plml_backalign::similarity, Rt, beta, ms, mt);
-        const arma::uvec vidx = arma::conv_to<arma::uvec>::from(vis);
-        Zv = Z.rows(vidx);
-        Zv.each_row() -= ms.t();
-        Zv = beta * Zv * Rt.t();
-        Zv.each_row() += mt.t();
-        Z.rows(vidx) = Zv;
-      }
-    }
-    cur = b;
-  }
+  auto align = [&](int b) {
+    const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[b]);
+    arma::mat Rt, Zv;
+    arma::vec ms, mt;
+    double beta;
+    procrustes_cols(Z.rows(idx).t(), original(b).t(), opt.backalign == plml_backalign::similarity, Rt,
+                    beta, ms, mt);
+    const arma::uvec vidx = arma::conv_to<arma::uvec>::from(vis);
+    Zv = Z.rows(vidx);
+    Zv.each_row() -= ms.t();
+    Zv = beta * Zv * Rt.t();
+    Zv.each_row() += mt.t();
+    Z.rows(vidx) = Zv;
+  };
+  euler_merge(walk, c, opt, append, project, align, nf, nb);
   return Z;
 }
 
@@ -656,16 +830,19 @@ using namespace plml_detail;
 // ---- public functions -------------------------------------------------------------
 
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                        int n_candidates, int n_threads, long* n_augment) {
+                                               int n_candidates, int n_threads, ssp_stats* stats,
+                                               std::vector<double>* price, const std::vector<int>* prefer) {
   const int n = X.n_rows, c = centres.n_rows;
   if (c < 1 || h < 0) throw input_error("constrained assignment: invalid number of clusters or minimum size");
   if (long(c) * h > n) throw input_error("constrained assignment: c * h exceeds the number of points");
   int L = std::max(1, std::min(n_candidates, c));
   std::vector<int> lab;
+  std::vector<double> own;
+  std::vector<double>& pr = price ? *price : own;
   while (true) {
     knn_result kr = knn_query(centres, X, L, knn_algorithm::automatic, n_threads);
     arma::mat cost = 0.5 * arma::square(kr.dist);
-    if (ssp_assign(kr.idx, cost, c, h, lab, n_augment)) break;
+    if (ssp_assign(kr.idx, cost, c, h, lab, pr, stats, prefer)) break;
     if (L == c) throw convergence_error("constrained assignment: no feasible assignment found");
     L = std::min(c, 4 * L);  // widen the candidate lists and start again
   }
@@ -680,23 +857,25 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
     arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
     // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
     // sizes, so that the constrained steps need few augmenting paths
+    std::vector<int> l0;
     for (int it = 0; it < opt.lloyd_iter; ++it) {
       check_interrupt();
-      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
-      std::vector<int> l0(X.n_rows);
-      for (arma::uword i = 0; i < X.n_rows; ++i) l0[i] = kr.idx(i, 0);
-      arma::mat Cn = cluster_means(X, l0, c);
-      std::vector<int> cnt(c, 0);
-      for (int l : l0) ++cnt[l];
-      for (int l = 0; l < c; ++l)
-        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+      nearest_centres(X, C, l0, opt.n_threads);
+      move_centres(X, l0, C);
     }
     std::vector<int> lab, prev;
+    std::vector<double> price;  // warm start: the previous step's optimal potentials
     plml_clusters res;
     res.n_clusters = c;
     for (int it = 1; it <= opt.max_iter; ++it) {
       check_interrupt();
-      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &res.n_augment);
+      ssp_stats st;
+      const auto t0 = std::chrono::steady_clock::now();
+      lab = constrained_assignment(X, C, h, opt.n_candidates, opt.n_threads, &st, &price, &prev);
+      res.n_augment = st.augment;
+      res.trace.push_back(double(st.augment));
+      res.trace.push_back(double(st.phases));
+      res.trace.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
@@ -723,18 +902,13 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
     plml_clusters res;
     for (int it = 1; it <= opt.max_iter; ++it) {
       check_interrupt();
-      knn_result kr = knn_query(C, X, 1, knn_algorithm::automatic, opt.n_threads);
-      for (arma::uword i = 0; i < n; ++i) lab[i] = kr.idx(i, 0);
+      nearest_centres(X, C, lab, opt.n_threads);
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
         break;
       }
-      arma::mat Cn = cluster_means(X, lab, c);
-      std::vector<int> cnt(c, 0);
-      for (int l : lab) ++cnt[l];
-      for (int l = 0; l < c; ++l)
-        if (cnt[l] > 0) C.row(l) = Cn.row(l);
+      move_centres(X, lab, C);
       prev = lab;
     }
     // merge clusters smaller than h into the cluster of the nearest centroid
@@ -888,6 +1062,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   res.objective = cl.objective;
   res.kmeans_iter = cl.n_iter;
   res.kmeans_converged = cl.converged;
+  res.kmeans_trace = cl.trace;
   local_models lm = fit_local_models(X, cl.label, c, q);
   res.n_rank_deficient = lm.n_rank_deficient;
 
