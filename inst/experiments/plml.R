@@ -1,7 +1,7 @@
 # Reproduction of Strange (2011), thesis chapter 4 (PLML), and of ICMLA10
 # Table I / BMVC10 Table 1, with manifoldOOS.
 #
-#   Rscript inst/experiments/plml.R [out_dir] [quick]
+#   Rscript inst/experiments/plml.R [out_dir] [quick] [only=table,table,...]
 #
 # Writes CSV tables (plml_<table>.csv) to out_dir (default
 # inst/experiments/results), each with the command, the seed and a
@@ -18,8 +18,13 @@
 # comparable). Swiss roll: drtoolbox convention, h in [0, 30].
 suppressPackageStartupMessages(library(manifoldOOS))
 args <- commandArgs(trailingOnly = TRUE)
-out_dir <- if (length(args) >= 1L && args[1] != "quick") args[1] else "inst/experiments/results"
+out_dir <- if (length(args) >= 1L && args[1] != "quick" && !startsWith(args[1], "only=")) args[1] else "inst/experiments/results"
 quick <- "quick" %in% args
+# "only=icmla10_table1,bmvc10_table1,images" runs those tables alone (names as
+# in plml_<table>.csv); the session info then goes to plml_sessionInfo_part.txt
+only <- sub("^only=", "", grep("^only=", args, value = TRUE))
+only <- if (length(only)) strsplit(only[1], ",", fixed = TRUE)[[1]] else character()
+want <- function(table) !length(only) || table %in% only
 dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
 seed <- 20110901L
 cmd <- paste("Rscript inst/experiments/plml.R", paste(args, collapse = " "))
@@ -75,160 +80,176 @@ study <- function(X, truth, methods, label) {
 methods5 <- c("PCA", "ISO", "LLE", "LTSA", "PLML")
 
 # ---- Table 4.1: sparsity ---------------------------------------------------------
-sizes <- if (quick) c(250L, 1000L) else c(250L, 500L, 1000L, 2000L)
-t41 <- do.call(rbind, lapply(sizes, function(n) {
-  r <- swiss_roll(n, seed = seed)
-  study(r$x, r$truth_isometric, methods5, data.frame(n = n))
-}))
-stamp(t41, "table4_1")
+if (want("table4_1")) {
+  sizes <- if (quick) c(250L, 1000L) else c(250L, 500L, 1000L, 2000L)
+  t41 <- do.call(rbind, lapply(sizes, function(n) {
+    r <- swiss_roll(n, seed = seed)
+    study(r$x, r$truth_isometric, methods5, data.frame(n = n))
+  }))
+  stamp(t41, "table4_1")
+}
 
 # ---- Table 4.2: noise ----------------------------------------------------------------
-n_noise <- if (quick) 1000L else 2000L
-noises <- if (quick) c(0, 0.5, 1) else c(0, 0.25, 0.5, 1)
-t42 <- do.call(rbind, lapply(noises, function(s) {
-  r <- swiss_roll(n_noise, noise = s, seed = seed)
-  study(r$x, r$truth_isometric, methods5, data.frame(n = n_noise, sigma = s))
-}))
-stamp(t42, "table4_2")
+if (want("table4_2")) {
+  n_noise <- if (quick) 1000L else 2000L
+  noises <- if (quick) c(0, 0.5, 1) else c(0, 0.25, 0.5, 1)
+  t42 <- do.call(rbind, lapply(noises, function(s) {
+    r <- swiss_roll(n_noise, noise = s, seed = seed)
+    study(r$x, r$truth_isometric, methods5, data.frame(n = n_noise, sigma = s))
+  }))
+  stamp(t42, "table4_2")
+}
 
 # ---- Table 4.3: root invariance ----------------------------------------------------------
-n_root <- if (quick) 1000L else 2000L
-r <- swiss_roll(n_root, seed = seed)
-base <- plml(r$x, k = 9, seed = seed)
-cen <- rowsum(r$truth, base$labels) / as.vector(table(base$labels))
-tq <- quantile(r$truth[, "t"], c(0.05, 0.25, 0.5, 0.75, 0.95))
-hq <- quantile(r$truth[, "h"], c(0.9, 0.5, 0.1))
-pos <- expand.grid(v = c("T", "M", "B"), u = c("L", "CL", "C", "CR", "R"), stringsAsFactors = FALSE)
-t43 <- do.call(rbind, lapply(seq_len(nrow(pos)), function(i) {
-  target <- c(tq[match(pos$u[i], c("L", "CL", "C", "CR", "R"))], hq[match(pos$v[i], c("T", "M", "B"))])
-  d <- (cen[, 1] - target[1])^2 / diff(range(r$truth[, 1]))^2 +
-    (cen[, 2] - target[2])^2 / diff(range(r$truth[, 2]))^2
-  root <- which.min(d)
-  f <- plml(r$x, k = 9, seed = seed, root = root)
-  Tm <- trustworthiness(r$x, embedding(f), k = measure_k)
-  data.frame(start = paste0(pos$v[i], pos$u[i]), root = root, T = mean(Tm), T_sd = sd(Tm),
-             PE = procrustes_dist(embedding(f), r$truth_isometric, type = "matlab_d"),
-             RV = residual_variance(r$x, embedding(f), k = 10))
-}))
-stamp(t43, "table4_3")
+if (want("table4_3")) {
+  n_root <- if (quick) 1000L else 2000L
+  r <- swiss_roll(n_root, seed = seed)
+  base <- plml(r$x, k = 9, seed = seed)
+  cen <- rowsum(r$truth, base$labels) / as.vector(table(base$labels))
+  tq <- quantile(r$truth[, "t"], c(0.05, 0.25, 0.5, 0.75, 0.95))
+  hq <- quantile(r$truth[, "h"], c(0.9, 0.5, 0.1))
+  pos <- expand.grid(v = c("T", "M", "B"), u = c("L", "CL", "C", "CR", "R"), stringsAsFactors = FALSE)
+  t43 <- do.call(rbind, lapply(seq_len(nrow(pos)), function(i) {
+    target <- c(tq[match(pos$u[i], c("L", "CL", "C", "CR", "R"))], hq[match(pos$v[i], c("T", "M", "B"))])
+    d <- (cen[, 1] - target[1])^2 / diff(range(r$truth[, 1]))^2 +
+      (cen[, 2] - target[2])^2 / diff(range(r$truth[, 2]))^2
+    root <- which.min(d)
+    f <- plml(r$x, k = 9, seed = seed, root = root)
+    Tm <- trustworthiness(r$x, embedding(f), k = measure_k)
+    data.frame(start = paste0(pos$v[i], pos$u[i]), root = root, T = mean(Tm), T_sd = sd(Tm),
+               PE = procrustes_dist(embedding(f), r$truth_isometric, type = "matlab_d"),
+               RV = residual_variance(r$x, embedding(f), k = 10))
+  }))
+  stamp(t43, "table4_3")
+}
 
 # ---- k studies (Figs. 4.16-4.21) --------------------------------------------------------------
-ks <- if (quick) c(4L, 9L, 14L, 24L) else c(3L, 4L, 6L, 9L, 14L, 18L, 24L, 36L)
-settings <- if (quick) list(c(250, 0), c(1000, 0), c(1000, 1)) else
-  list(c(250, 0), c(2000, 0), c(2000, 1))
-kst <- do.call(rbind, lapply(settings, function(s) {
-  r <- swiss_roll(s[1], noise = s[2], seed = seed)
-  do.call(rbind, lapply(ks[ks <= s[1] / 2], function(k) {
-    Y <- embed_with("PLML", r$x, k)
-    data.frame(n = s[1], sigma = s[2], k = k, T10 = trustworthiness(r$x, Y, k = 10),
-               RV = residual_variance(r$x, Y, k = 10))
+if (want("k_study")) {
+  ks <- if (quick) c(4L, 9L, 14L, 24L) else c(3L, 4L, 6L, 9L, 14L, 18L, 24L, 36L)
+  settings <- if (quick) list(c(250, 0), c(1000, 0), c(1000, 1)) else
+    list(c(250, 0), c(2000, 0), c(2000, 1))
+  kst <- do.call(rbind, lapply(settings, function(s) {
+    r <- swiss_roll(s[1], noise = s[2], seed = seed)
+    do.call(rbind, lapply(ks[ks <= s[1] / 2], function(k) {
+      Y <- embed_with("PLML", r$x, k)
+      data.frame(n = s[1], sigma = s[2], k = k, T10 = trustworthiness(r$x, Y, k = 10),
+                 RV = residual_variance(r$x, Y, k = 10))
+    }))
   }))
-}))
-stamp(kst, "k_study")
+  stamp(kst, "k_study")
+}
 
 # ---- essential loops (Figs. 4.3-4.8) ------------------------------------------------------------
-n_loop <- if (quick) 800L else 2000L
-circ_rho <- function(y, t) {
-  # |Spearman rho| between a 1-D coordinate and the circular parameter after
-  # the best circular shift of the parameter
-  shifts <- seq(0, 2 * pi, length.out = 73)[-73]
-  max(vapply(shifts, function(s) abs(cor(y, (t + s) %% (2 * pi), method = "spearman")), 0))
-}
-loops <- list()
-hx <- helix(n_loop, seed = seed)
-for (m in c("PCA", "ISO", "LLE", "LTSA", "PLML")) {
-  y1 <- embed_with(m, hx$x, 10L, ndim = 1L)
-  y2 <- embed_with(m, hx$x, 10L, ndim = 2L)
-  loops[[length(loops) + 1L]] <- data.frame(
-    data = "helix", method = m,
-    rho_1d = if (is.null(y1)) NA else circ_rho(y1[, 1], hx$truth[, 1]),
-    T_1d = if (is.null(y1)) NA else trustworthiness(hx$x, y1, 10),
-    T_2d = if (is.null(y2)) NA else trustworthiness(hx$x, y2, 10))
-}
-for (nm in c("fishbowl", "broken_swiss_roll", "swiss_hole")) {
-  d <- switch(nm, fishbowl = fishbowl(n_loop, seed = seed),
-              broken_swiss_roll = broken_swiss_roll(n_loop, seed = seed),
-              swiss_hole = swiss_roll(n_loop, hole = TRUE, seed = seed))
-  for (m in methods5) {
-    Y <- embed_with(m, d$x, 10L)
-    loops[[length(loops) + 1L]] <- data.frame(
-      data = nm, method = m, rho_1d = NA,
-      T_1d = NA, T_2d = if (is.null(Y)) NA else trustworthiness(d$x, Y, 10))
+if (want("loops")) {
+  n_loop <- if (quick) 800L else 2000L
+  circ_rho <- function(y, t) {
+    # |Spearman rho| between a 1-D coordinate and the circular parameter after
+    # the best circular shift of the parameter
+    shifts <- seq(0, 2 * pi, length.out = 73)[-73]
+    max(vapply(shifts, function(s) abs(cor(y, (t + s) %% (2 * pi), method = "spearman")), 0))
   }
+  loops <- list()
+  hx <- helix(n_loop, seed = seed)
+  for (m in c("PCA", "ISO", "LLE", "LTSA", "PLML")) {
+    y1 <- embed_with(m, hx$x, 10L, ndim = 1L)
+    y2 <- embed_with(m, hx$x, 10L, ndim = 2L)
+    loops[[length(loops) + 1L]] <- data.frame(
+      data = "helix", method = m,
+      rho_1d = if (is.null(y1)) NA else circ_rho(y1[, 1], hx$truth[, 1]),
+      T_1d = if (is.null(y1)) NA else trustworthiness(hx$x, y1, 10),
+      T_2d = if (is.null(y2)) NA else trustworthiness(hx$x, y2, 10))
+  }
+  for (nm in c("fishbowl", "broken_swiss_roll", "swiss_hole")) {
+    d <- switch(nm, fishbowl = fishbowl(n_loop, seed = seed),
+                broken_swiss_roll = broken_swiss_roll(n_loop, seed = seed),
+                swiss_hole = swiss_roll(n_loop, hole = TRUE, seed = seed))
+    for (m in methods5) {
+      Y <- embed_with(m, d$x, 10L)
+      loops[[length(loops) + 1L]] <- data.frame(
+        data = nm, method = m, rho_1d = NA,
+        T_1d = NA, T_2d = if (is.null(Y)) NA else trustworthiness(d$x, Y, 10))
+    }
+  }
+  stamp(do.call(rbind, loops), "loops")
 }
-stamp(do.call(rbind, loops), "loops")
 
 # ---- ICMLA10 Table I (Swiss roll, Moebius strip; k and m averaged over 8..16) -------------------
-icmla_k <- if (quick) c(8L, 12L, 16L) else c(8L, 12L, 16L)
-n_icmla <- if (quick) 1000L else 2000L
-icmla <- do.call(rbind, lapply(c("swiss_roll", "mobius"), function(nm) {
-  d <- if (nm == "swiss_roll") swiss_roll(n_icmla, seed = seed) else mobius(n_icmla, seed = seed)
-  do.call(rbind, lapply(c("ISO", "LE", "LLE", "LTSA", "PLML"), function(m) {
-    v <- t(vapply(icmla_k, function(k) {
-      Y <- embed_with(m, d$x, k)
-      if (is.null(Y)) return(c(NA, NA))
-      c(trustworthiness(d$x, Y, k), continuity(d$x, Y, k))
-    }, numeric(2)))
-    data.frame(data = nm, method = m, T = mean(v[, 1], na.rm = TRUE), T_sd = sd(v[, 1], na.rm = TRUE),
-               C = mean(v[, 2], na.rm = TRUE), C_sd = sd(v[, 2], na.rm = TRUE))
+if (want("icmla10_table1")) {
+  icmla_k <- if (quick) c(8L, 12L, 16L) else c(8L, 12L, 16L)
+  n_icmla <- if (quick) 1000L else 2000L
+  icmla <- do.call(rbind, lapply(c("swiss_roll", "mobius"), function(nm) {
+    d <- if (nm == "swiss_roll") swiss_roll(n_icmla, seed = seed) else mobius(n_icmla, seed = seed)
+    do.call(rbind, lapply(c("ISO", "LE", "LLE", "LTSA", "PLML"), function(m) {
+      v <- t(vapply(icmla_k, function(k) {
+        Y <- embed_with(m, d$x, k)
+        if (is.null(Y)) return(c(NA, NA))
+        c(trustworthiness(d$x, Y, k), continuity(d$x, Y, k))
+      }, numeric(2)))
+      data.frame(data = nm, method = m, T = mean(v[, 1], na.rm = TRUE), T_sd = sd(v[, 1], na.rm = TRUE),
+                 C = mean(v[, 2], na.rm = TRUE), C_sd = sd(v[, 2], na.rm = TRUE))
+    }))
   }))
-}))
-stamp(icmla, "icmla10_table1")
+  stamp(icmla, "icmla10_table1")
+}
 
 # ---- BMVC10 Table 1 (IHM; noise-free Swiss roll, k averaged over 2..32 for the others) ----------
-bmvc_k <- if (quick) c(6L, 12L, 24L) else c(4L, 8L, 16L, 32L)
-r <- swiss_roll(if (quick) 1000L else 2000L, seed = seed)
-bmvc <- do.call(rbind, lapply(c("PCA", "ISO", "LTSA", "IHM", "PLML"), function(m) {
-  kk <- if (m == "PCA") NA_integer_ else bmvc_k
-  v <- t(vapply(kk, function(k) {
-    Y <- embed_with(m, r$x, max(k, 3L))
-    if (is.null(Y)) return(c(NA, NA, NA))
-    c(trustworthiness(r$x, Y, 10), continuity(r$x, Y, 10),
-      procrustes_dist(Y, r$truth_isometric, type = "matlab_d"))
-  }, numeric(3)))
-  v <- matrix(v, ncol = 3)
-  data.frame(method = m, T = mean(v[, 1], na.rm = TRUE), C = mean(v[, 2], na.rm = TRUE),
-             PE = mean(v[, 3], na.rm = TRUE))
-}))
-stamp(bmvc, "bmvc10_table1")
+if (want("bmvc10_table1")) {
+  bmvc_k <- if (quick) c(6L, 12L, 24L) else c(4L, 8L, 16L, 32L)
+  r <- swiss_roll(if (quick) 1000L else 2000L, seed = seed)
+  bmvc <- do.call(rbind, lapply(c("PCA", "ISO", "LTSA", "IHM", "PLML"), function(m) {
+    kk <- if (m == "PCA") NA_integer_ else bmvc_k
+    v <- t(vapply(kk, function(k) {
+      Y <- embed_with(m, r$x, max(k, 3L))
+      if (is.null(Y)) return(c(NA, NA, NA))
+      c(trustworthiness(r$x, Y, 10), continuity(r$x, Y, 10),
+        procrustes_dist(Y, r$truth_isometric, type = "matlab_d"))
+    }, numeric(3)))
+    v <- matrix(v, ncol = 3)
+    data.frame(method = m, T = mean(v[, 1], na.rm = TRUE), C = mean(v[, 2], na.rm = TRUE),
+               PE = mean(v[, 3], na.rm = TRUE))
+  }))
+  stamp(bmvc, "bmvc10_table1")
+}
 
 # ---- images (thesis §4.4): Frey k = 7, COIL-20 object 1 k = 4, ISOFaces k = 5 --------------------
-path <- image_data_path()
-if (nzchar(path) && dir.exists(path)) {
-  img <- list()
-  fr <- tryCatch(load_image_data("Frey", path), error = function(e) NULL)
-  if (!is.null(fr)) {
-    f <- plml(fr$x, 2, k = 7, seed = seed)
-    img[[length(img) + 1L]] <- data.frame(data = "Frey", n = nrow(fr$x), p = ncol(fr$x), k = 7, ndim = 2,
-                                          models = f$n_models, T10 = trustworthiness(fr$x, embedding(f), 10),
-                                          rho_1d = NA)
-  }
-  co <- tryCatch(load_image_data("COIL20", path), error = function(e) NULL)
-  if (!is.null(co)) {
-    x1 <- co$x[co$labels == 1L, ]
-    ang <- 2 * pi * (seq_len(nrow(x1)) - 1) / nrow(x1)
-    for (q in 1:2) {
-      f <- plml(x1, q, k = 4, seed = seed)
-      img[[length(img) + 1L]] <- data.frame(data = "COIL20 object 1", n = nrow(x1), p = ncol(x1), k = 4,
-                                            ndim = q, models = f$n_models,
-                                            T10 = trustworthiness(x1, embedding(f), 10),
-                                            rho_1d = if (q == 1) circ_rho(embedding(f)[, 1], ang) else NA)
+if (want("images")) {
+  path <- image_data_path()
+  if (nzchar(path) && dir.exists(path)) {
+    img <- list()
+    fr <- tryCatch(load_image_data("Frey", path), error = function(e) NULL)
+    if (!is.null(fr)) {
+      f <- plml(fr$x, 2, k = 7, seed = seed)
+      img[[length(img) + 1L]] <- data.frame(data = "Frey", n = nrow(fr$x), p = ncol(fr$x), k = 7, ndim = 2,
+                                            models = f$n_models, T10 = trustworthiness(fr$x, embedding(f), 10),
+                                            rho_1d = NA)
     }
-  }
-  isf <- tryCatch(load_image_data("ISOFaces", path), error = function(e) NULL)
-  if (!is.null(isf)) {
-    for (q in c(2L, 6L)) {
-      f <- plml(isf$x, q, k = max(5L, q + 1L), seed = seed)
-      Tm <- mean(trustworthiness(isf$x, embedding(f), k = measure_k))
-      img[[length(img) + 1L]] <- data.frame(data = "ISOFaces", n = nrow(isf$x), p = ncol(isf$x),
-                                            k = max(5L, q + 1L), ndim = q, models = f$n_models,
-                                            T10 = Tm, rho_1d = NA)
+    co <- tryCatch(load_image_data("COIL20", path), error = function(e) NULL)
+    if (!is.null(co)) {
+      x1 <- co$x[co$labels == 1L, ]
+      ang <- 2 * pi * (seq_len(nrow(x1)) - 1) / nrow(x1)
+      for (q in 1:2) {
+        f <- plml(x1, q, k = 4, seed = seed)
+        img[[length(img) + 1L]] <- data.frame(data = "COIL20 object 1", n = nrow(x1), p = ncol(x1), k = 4,
+                                              ndim = q, models = f$n_models,
+                                              T10 = trustworthiness(x1, embedding(f), 10),
+                                              rho_1d = if (q == 1) circ_rho(embedding(f)[, 1], ang) else NA)
+      }
     }
+    isf <- tryCatch(load_image_data("ISOFaces", path), error = function(e) NULL)
+    if (!is.null(isf)) {
+      for (q in c(2L, 6L)) {
+        f <- plml(isf$x, q, k = max(5L, q + 1L), seed = seed)
+        Tm <- mean(trustworthiness(isf$x, embedding(f), k = measure_k))
+        img[[length(img) + 1L]] <- data.frame(data = "ISOFaces", n = nrow(isf$x), p = ncol(isf$x),
+                                              k = max(5L, q + 1L), ndim = q, models = f$n_models,
+                                              T10 = Tm, rho_1d = NA)
+      }
+    }
+    if (length(img)) stamp(do.call(rbind, img), "images")
+  } else {
+    message("image data not found: image experiments skipped")
   }
-  if (length(img)) stamp(do.call(rbind, img), "images")
-} else {
-  message("image data not found: image experiments skipped")
 }
 
 writeLines(c(cmd, paste("seed:", seed), capture.output(sessionInfo())),
-           file.path(out_dir, "plml_sessionInfo.txt"))
+           file.path(out_dir, if (length(only)) "plml_sessionInfo_part.txt" else "plml_sessionInfo.txt"))
