@@ -184,8 +184,8 @@ if (mode == "full") {
   done <- do.call(rbind, runs)
   meta <- file.path(outdir, "sosi_full_meta.txt")
   if (!is.null(only) || !is.null(split_range)) {
-    cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s \"\" %s: elapsed %.0f s, CPU %.0f s, load %s\n",
-                outdir, args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
+    cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s %s %s: elapsed %.0f s, CPU %.0f s, load %s\n",
+                outdir, if (is.finite(budget)) budget else "\"\"", args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
                 sub(".*load average: ", "", system("uptime", intern = TRUE))), file = meta, append = TRUE)
     cat(sprintf("splits completed per data set and ratio now: %s\n",
                 paste(sprintf("%s/%d: %d", done$dataset, done$n_per_class,
