@@ -33,7 +33,7 @@ stamp <- function(df, table) {
   df$seed <- seed
   utils::write.csv(df, file.path(out_dir, sprintf("plml_%s.csv", table)), row.names = FALSE)
   message(sprintf("[%s] %s written (%d rows)", format(Sys.time(), "%H:%M:%S"), table, nrow(df)))
-  df
+  invisible(df)
 }
 
 method_k <- if (quick) c(8L, 12L) else c(6L, 9L, 12L)
@@ -75,6 +75,13 @@ study <- function(X, truth, methods, label) {
                             RV_sd = sd(vals[, "RV"], na.rm = TRUE))
   }
   do.call(rbind, rows)
+}
+
+circ_rho <- function(y, t) {
+  # |Spearman rho| between a 1-D coordinate and the circular parameter after
+  # the best circular shift of the parameter
+  shifts <- seq(0, 2 * pi, length.out = 73)[-73]
+  max(vapply(shifts, function(s) abs(cor(y, (t + s) %% (2 * pi), method = "spearman")), 0))
 }
 
 methods5 <- c("PCA", "ISO", "LLE", "LTSA", "PLML")
@@ -142,12 +149,6 @@ if (want("k_study")) {
 # ---- essential loops (Figs. 4.3-4.8) ------------------------------------------------------------
 if (want("loops")) {
   n_loop <- if (quick) 800L else 2000L
-  circ_rho <- function(y, t) {
-    # |Spearman rho| between a 1-D coordinate and the circular parameter after
-    # the best circular shift of the parameter
-    shifts <- seq(0, 2 * pi, length.out = 73)[-73]
-    max(vapply(shifts, function(s) abs(cor(y, (t + s) %% (2 * pi), method = "spearman")), 0))
-  }
   loops <- list()
   hx <- helix(n_loop, seed = seed)
   for (m in c("PCA", "ISO", "LLE", "LTSA", "PLML")) {
