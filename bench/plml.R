@@ -5,7 +5,8 @@
 #     constrained k-means' work per step (augmenting paths, Dijkstra phases,
 #     seconds) is printed from fit$kmeans$trace;
 #   * n = 50,000 with the kNN-graph MST (mst_knn = 15), constrained k-means
-#     (the default) and k-means + merge;
+#     (the default, random seeds above 20,000 points; and from k-means++
+#     seeds) and k-means + merge;
 #   * predict() of 10,000 new points (GOoSE and per-model maps).
 # Peers: dimRed/Rdimtools offer no PLML; Rdimtools cannot be installed on this
 # R 4.2.2. Times are single runs (elapsed seconds) on a shared, loaded machine.
@@ -54,15 +55,28 @@ local({
     t7 <- cpu(g1 <- plml(X5, k = 9, seed = 1, mst_knn = 15, cluster = "kmeans_merge"))
     add("n=50000 fit", "manifoldOOS plml kNN-MST kmeans_merge", t7[["elapsed"]],
         sprintf("cpu %.1f s", t7[["cpu"]]))
-    # The default constrained k-means at n = 50,000 (kNN-graph MST by
-    # default above 5000 points). Session 4: about 70 s on a loaded machine,
-    # two thirds of it in the first assignment step from the k-means++ seeds
-    # (a tail of one-path Dijkstra phases, since c * h is within k of n).
+    # The default constrained k-means at n = 50,000 (kNN-graph MST above
+    # 5000 points; init = "auto" seeds it with random data points above
+    # 20,000 points), then the same fit from k-means++ seeds: there the first
+    # assignment step is a long-range transport (the seeds are spread out,
+    # the roll's inner turns are denser), which needs candidate lists of 256
+    # centres and thousands of one-path Dijkstra phases.
     t8 <- cpu(g2 <- plml(X5, k = 9, seed = 1))
     add("n=50000 fit", "manifoldOOS plml kNN-MST constrained", t8[["elapsed"]],
-        sprintf("cpu %.1f s, %d k-means iterations", t8[["cpu"]], g2$kmeans$iterations))
+        sprintf("cpu %.1f s, init %s, %d k-means iterations, objective %.1f", t8[["cpu"]],
+                g2$params$init, g2$kmeans$iterations, g2$kmeans$objective))
     cat("  constrained k-means steps (paths, phases, seconds):\n")
     print(round(head(g2$kmeans$trace, 5), 3))
+    t8b <- cpu(g3 <- plml(X5, k = 9, seed = 1, init = "kmeans++"))
+    add("n=50000 fit", "manifoldOOS plml constrained, k-means++", t8b[["elapsed"]],
+        sprintf("cpu %.1f s, %d k-means iterations, objective %.1f", t8b[["cpu"]],
+                g3$kmeans$iterations, g3$kmeans$objective))
+    cat("  constrained k-means steps from k-means++ seeds (paths, phases, seconds):\n")
+    print(round(head(g3$kmeans$trace, 3), 3))
+    tw <- function(f) trustworthiness(X5[idx, ], embedding(f)[idx, ], k = 10)
+    idx <- seq(1, nrow(X5), by = 10)
+    cat(sprintf("  trustworthiness(10) on every 10th point: default %.5f, k-means++ %.5f\n",
+                tw(g2), tw(g3)))
     t9 <- cpu(isomap(X5, 2, k = 10, landmarks = 1000, seed = 1))
     add("n=50000 fit", "manifoldOOS isomap (1000 landmarks)", t9[["elapsed"]],
         sprintf("cpu %.1f s", t9[["cpu"]]))

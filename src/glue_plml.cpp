@@ -55,6 +55,7 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
     o.n_start = Rcpp::as<int>(opts["n_start"]);
     o.max_iter = Rcpp::as<int>(opts["max_iter"]);
     o.lloyd_iter = Rcpp::as<int>(opts["lloyd_iter"]);
+    o.random_init = Rcpp::as<std::string>(opts["init"]) == "random";
     o.n_candidates = Rcpp::as<int>(opts["n_candidates"]);
     o.seed = static_cast<unsigned int>(Rcpp::as<double>(opts["seed"]));
     o.n_threads = Rcpp::as<int>(opts["n_threads"]);

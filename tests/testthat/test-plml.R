@@ -184,6 +184,33 @@ test_that("clusters respect the minimum size (constrained and kmeans_merge)", {
   expect_lte(fm$n_models, 1003L %/% 9L)
 })
 
+test_that("seeding: random data points or k-means++, and the auto rule", {
+  expect_identical(manifoldOOS:::plml_init("auto", "constrained", 20000L), "kmeans++")
+  expect_identical(manifoldOOS:::plml_init("auto", "constrained", 20001L), "random")
+  expect_identical(manifoldOOS:::plml_init("auto", "kmeans_merge", 50000L), "kmeans++")
+  expect_identical(manifoldOOS:::plml_init("kmeans++", "constrained", 50000L), "kmeans++")
+  expect_identical(manifoldOOS:::plml_init("random", "kmeans_merge", 100L), "random")
+  roll <- swiss_roll(3000, seed = 4)
+  fa <- plml(roll$x, k = 9, seed = 2)
+  expect_identical(fa$params$init, "kmeans++")
+  fr <- plml(roll$x, k = 9, seed = 2, init = "random")
+  expect_identical(fr$params$init, "random")
+  expect_true(all(tabulate(fr$labels, fr$n_models) >= 9))
+  expect_equal(fr$n_models, 3000L %/% 9L)
+  # the stored objective is the one of the returned clusters
+  M <- rowsum(roll$x, fr$labels) / tabulate(fr$labels)
+  expect_equal(fr$kmeans$objective, sum(0.5 * rowSums((roll$x - M[fr$labels, ])^2)), tolerance = 1e-10)
+  expect_true(fr$kmeans$converged)
+  # different seeds, a different local optimum of the same problem
+  expect_false(identical(fa$labels, fr$labels))
+  # reproducible, and a different seed gives different seeds
+  expect_identical(plml(roll$x, k = 9, seed = 2, init = "random")$labels, fr$labels)
+  expect_false(identical(plml(roll$x, k = 9, seed = 3, init = "random")$labels, fr$labels))
+  # the embedding is as good either way
+  expect_gt(trustworthiness(roll$x, embedding(fr), k = 10), 0.99)
+  expect_error(plml(roll$x, k = 9, init = "best"), class = "manifoldOOS_input_error")
+})
+
 test_that("MSTs: exact point MST, kNN-graph MST, model tree and Euler walk", {
   set.seed(10)
   X <- matrix(rnorm(300), 100)

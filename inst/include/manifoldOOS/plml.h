@@ -67,6 +67,7 @@ struct plml_options {
   int n_start = 1;           // k-means restarts
   int max_iter = 50;         // k-means iterations
   int lloyd_iter = 0;        // ordinary k-means steps before the constrained ones
+  bool random_init = false;  // seeds: c distinct random points instead of k-means++
   int n_candidates = 16;     // nearest centres a point may be assigned to (>= c: exact transportation LP)
   unsigned int seed = 1;
   int n_threads = 0;
@@ -225,6 +226,23 @@ inline arma::mat kmeanspp(const arma::mat& X, int c, std::mt19937& rng, int n_th
     }
   }
   return C.t();
+}
+
+// c distinct data points drawn uniformly (partial Fisher-Yates): seeds whose
+// density follows the data's, as equal-size clusters need. k-means++ seeds
+// follow roughly its square root (spread out), so where the sampling density
+// varies, the first constrained step must carry points over many clusters.
+inline arma::mat random_rows(const arma::mat& X, int c, std::mt19937& rng) {
+  const arma::uword n = X.n_rows;
+  std::vector<arma::uword> idx(n);
+  std::iota(idx.begin(), idx.end(), arma::uword(0));
+  arma::uvec pick(c);
+  for (int l = 0; l < c; ++l) {
+    std::uniform_int_distribution<arma::uword> u(l, n - 1);
+    std::swap(idx[l], idx[u(rng)]);
+    pick[l] = idx[l];
+  }
+  return X.rows(pick);
 }
 
 inline arma::mat cluster_means(const arma::mat& X, const std::vector<int>& lab, int c) {
@@ -854,7 +872,7 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
   plml_clusters best;
   best.objective = inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
-    arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
+    arma::mat C = opt.random_init ? random_rows(X, c, rng) : kmeanspp(X, c, rng, opt.n_threads);
     // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
     // sizes, so that the constrained steps need few augmenting paths
     std::vector<int> l0;
@@ -897,7 +915,7 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
   plml_clusters best;
   best.objective = inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
-    arma::mat C = kmeanspp(X, c, rng, opt.n_threads);
+    arma::mat C = opt.random_init ? random_rows(X, c, rng) : kmeanspp(X, c, rng, opt.n_threads);
     std::vector<int> lab(n), prev;
     plml_clusters res;
     for (int it = 1; it <= opt.max_iter; ++it) {
