@@ -28,9 +28,9 @@
 #'    37 s with k-means++ seeds (it needs candidate lists of 256 centres)
 #'    against 1.5 s with random ones, and the whole fit 60 s against 6 s.
 #'    The price is a slightly higher k-means objective there (1800 against
-#'    1768, 1.8 %; the same trustworthiness). At 3,000 and 5,000 points
-#'    neither seeding is consistently better (k-means++ had the lower
-#'    objective in 6 of 9 runs, by at most about 3 %).
+#'    1768, 1.8 %; the same trustworthiness). On rolls of 3,000 to 10,000
+#'    points neither seeding is consistently better (random seeds had the
+#'    lower objective in 5 of 9 runs; the ratio ranged from 0.96 to 1.03).
 #'    `n_start` restarts (the lowest objective is kept).
 #' 2. **Local models.** PCA of each cluster: centre \eqn{m_l}, basis
 #'    \eqn{U_l} (top `ndim` directions) and normal \eqn{n_l} (the next one).
