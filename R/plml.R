@@ -75,11 +75,11 @@
 #'
 #' **Cost.** The exact point MST is \eqn{O(n^2 p)} (used up to 5000 points);
 #' the merging is \eqn{O(c\,n\,q^2)}. For large `n` the constrained k-means
-#' dominates, mostly its first assignment step from the k-means++ seeds (the
-#' later steps start from the previous prices): on the Swiss roll the default
-#' fit takes about 9 s at n = 20,000 and 80 s at n = 50,000 (the first step
-#' grows like \eqn{n^2}); `cluster = "kmeans_merge"` takes 1.5 s and 5.5 s, at
-#' the price of fewer, unequal models (see `bench/plml.R`; `fit$kmeans$trace`
+#' dominates, mostly its first assignment step (the later steps start from
+#' the previous prices): on the Swiss roll the default fit takes about 6 s
+#' at n = 20,000 (k-means++ seeds) and at n = 50,000 (random seeds; 60 s with
+#' `init = "kmeans++"`); `cluster = "kmeans_merge"` takes 1 s and 3 s, at the
+#' price of fewer, unequal models (see `bench/plml.R`; `fit$kmeans$trace`
 #' gives the paths, phases and seconds of every step).
 #'
 #' **Bad input.** `k < ndim + 1`, `n < 2k` and `ndim >= ncol(X)` are errors of

@@ -85,6 +85,22 @@ local({
   } else {
     message("  n = 50,000 skipped (MANIFOLDOOS_BENCH_SKIP_LARGE=1)")
   }
+  # The two seedings on smaller rolls (k-means objective of the constrained
+  # clustering; single-threaded, so that the runs are comparable).
+  cat("  seeding comparison, k-means objective (random / k-means++):\n")
+  ratios <- numeric(0)
+  for (n in c(3000L, 5000L, 10000L)) {
+    r <- swiss_roll(n, seed = 4)
+    for (s in 1:3) {
+      fa <- plml(r$x, k = 9, seed = s, n_threads = 1L)
+      fr <- plml(r$x, k = 9, seed = s, init = "random", n_threads = 1L)
+      ratios <- c(ratios, fr$kmeans$objective / fa$kmeans$objective)
+      cat(sprintf("    n = %5d seed %d: k-means++ %.1f, random %.1f, ratio %.4f\n", n, s,
+                  fa$kmeans$objective, fr$kmeans$objective, tail(ratios, 1)))
+    }
+  }
+  cat(sprintf("    random lower in %d of %d runs; ratios %.3f-%.3f\n", sum(ratios < 1),
+              length(ratios), min(ratios), max(ratios)))
   df <- do.call(rbind, rows)
   df$seconds <- signif(df$seconds, 4)
   cat("PLML benchmark (elapsed seconds; cpu = user + system; ratios not meaningful under load)\n")

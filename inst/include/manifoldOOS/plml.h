@@ -245,6 +245,11 @@ inline arma::mat random_rows(const arma::mat& X, int c, std::mt19937& rng) {
   return X.rows(pick);
 }
 
+// The seeds of both clusterings (opt.random_init: random points, else k-means++).
+inline arma::mat seed_centres(const arma::mat& X, int c, std::mt19937& rng, const plml_options& opt) {
+  return opt.random_init ? random_rows(X, c, rng) : kmeanspp(X, c, rng, opt.n_threads);
+}
+
 inline arma::mat cluster_means(const arma::mat& X, const std::vector<int>& lab, int c) {
   arma::mat M(c, X.n_cols, arma::fill::zeros);
   arma::vec cnt(c, arma::fill::zeros);
@@ -872,7 +877,7 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
   plml_clusters best;
   best.objective = inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
-    arma::mat C = opt.random_init ? random_rows(X, c, rng) : kmeanspp(X, c, rng, opt.n_threads);
+    arma::mat C = seed_centres(X, c, rng, opt);
     // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
     // sizes, so that the constrained steps need few augmenting paths
     std::vector<int> l0;
@@ -915,7 +920,7 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
   plml_clusters best;
   best.objective = inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
-    arma::mat C = opt.random_init ? random_rows(X, c, rng) : kmeanspp(X, c, rng, opt.n_threads);
+    arma::mat C = seed_centres(X, c, rng, opt);
     std::vector<int> lab(n), prev;
     plml_clusters res;
     for (int it = 1; it <= opt.max_iter; ++it) {
