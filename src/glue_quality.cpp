@@ -1,6 +1,6 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/quality.h>
+#include <manifoldOOS/quality/quality.h>
 
 namespace mq = manifoldOOS::quality;
 
