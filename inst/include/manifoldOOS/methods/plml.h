@@ -33,6 +33,7 @@
 #include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/knn.h>
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/procrustes.h>
 
 #include <algorithm>
 #include <chrono>
@@ -667,26 +668,6 @@ inline arma::mat forward_G(const local_models& lm, int a, int b, const arma::vec
   }
   const arma::mat R = full_rotation(A, w, B);
   return Ua.t() * R * Ub;
-}
-
-// Rigid (or similarity) Procrustes in column form: returns (Rt, beta) with
-// target ~ beta * Rt * (src - mean_src) + mean_tgt.
-inline void procrustes_cols(const arma::mat& src, const arma::mat& tgt, bool scale, arma::mat& Rt,
-                     double& beta, arma::vec& ms, arma::vec& mt) {
-  ms = arma::mean(src, 1);
-  mt = arma::mean(tgt, 1);
-  const arma::mat Sc = src.each_col() - ms;
-  const arma::mat Tc = tgt.each_col() - mt;
-  const arma::mat M = Sc * Tc.t();  // = rows' (Sc_rows' Tc_rows)
-  arma::mat U, V;
-  arma::vec s;
-  if (!arma::svd(U, s, V, M)) throw convergence_error("the SVD of a Procrustes alignment failed");
-  Rt = (U * V.t()).t();
-  beta = 1.0;
-  if (scale) {
-    const double ss = arma::accu(arma::square(Sc));
-    if (ss > 0) beta = arma::accu(s) / ss;
-  }
 }
 
 // ---- merging: the Euler-walk driver shared by both paths ----------------------

@@ -21,7 +21,7 @@
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/parallel.h>
-#include <manifoldOOS/quality/quality.h>
+#include <manifoldOOS/blocks/procrustes.h>
 
 namespace manifoldOOS {
 
@@ -87,7 +87,7 @@ inline arma::rowvec goose_one(const arma::rowvec& x, const arma::mat& Xn, const 
     const arma::mat P = Xc * V;  // Y'~ (centred, k x q)
     const arma::mat Yc = Yn.each_row() - ybar;
     // Procrustes: move P onto Yc (rotation R = U W^T of svd(P^T Yc)).
-    const quality::procrustes_result pr = quality::procrustes(Yc, P, scale == goose_scale::isotropic, true);
+    const procrustes_result pr = procrustes(Yc, P, scale == goose_scale::isotropic, true);
     arma::rowvec z = ((x - mu) * V) * pr.rotation;
     if (scale == goose_scale::isotropic) {
       z *= pr.scale;

@@ -27,6 +27,7 @@
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/parallel.h>
+#include <manifoldOOS/blocks/procrustes.h>
 
 namespace manifoldOOS {
 namespace quality {
@@ -519,58 +520,6 @@ inline double residual_variance_dist(const arma::mat& D, const arma::mat& Y, boo
                                           const double* c = D.colptr(i);  // symmetric
                                           std::copy(c, c + D.n_rows, out.begin());
                                         });
-}
-
-// ---------------------------------------------------------------------------
-// Procrustes (spec D.6): move B (n x q_B) onto the target A (n x q_A); the
-// narrower one is padded with zero columns. fitted = s * B * R + 1 t^T.
-struct procrustes_result {
-  arma::mat rotation;       // q x q orthogonal
-  double scale = 1.0;
-  arma::rowvec translation; // 1 x q
-  arma::mat fitted;         // n x q
-  double ss = 0.0;          // ||A - fitted||_F^2 (with the chosen scale option)
-  double trace = 0.0;       // sum of (sign-adjusted) singular values of B_c^T A_c
-  double ss_target = 0.0;   // ||A_c||_F^2
-  double ss_moving = 0.0;   // ||B_c||_F^2
-};
-
-inline arma::mat pad_cols(const arma::mat& M, uword q) {
-  if (M.n_cols == q) return M;
-  arma::mat out(M.n_rows, q, arma::fill::zeros);
-  out.cols(0, M.n_cols - 1) = M;
-  return out;
-}
-
-inline procrustes_result procrustes(const arma::mat& A_in, const arma::mat& B_in, bool scale,
-                                    bool reflection) {
-  if (A_in.n_rows != B_in.n_rows) throw input_error("both configurations need the same number of rows");
-  if (A_in.n_rows < 1) throw input_error("empty configuration");
-  const uword q = std::max(A_in.n_cols, B_in.n_cols);
-  const arma::mat A = pad_cols(A_in, q), B = pad_cols(B_in, q);
-  const arma::rowvec a = arma::mean(A, 0), b = arma::mean(B, 0);
-  const arma::mat Ac = A.each_row() - a, Bc = B.each_row() - b;
-  procrustes_result r;
-  r.ss_target = arma::accu(arma::square(Ac));
-  r.ss_moving = arma::accu(arma::square(Bc));
-  arma::mat U, V;
-  arma::vec s;
-  const arma::mat M = Bc.t() * Ac;
-  if (!arma::svd(U, s, V, M, "std")) throw error("SVD failed in Procrustes alignment");
-  arma::vec sg(q, arma::fill::ones);
-  if (!reflection) {
-    const double d = arma::det(U) * arma::det(V);
-    if (d < 0) sg[q - 1] = -1.0;
-  }
-  r.rotation = U * arma::diagmat(sg) * V.t();
-  r.trace = arma::dot(sg, s);
-  r.scale = 1.0;
-  if (scale && r.ss_moving > 0) r.scale = r.trace / r.ss_moving;
-  r.translation = a - r.scale * (b * r.rotation);
-  r.fitted = r.scale * (B * r.rotation);
-  r.fitted.each_row() += r.translation;
-  r.ss = arma::accu(arma::square(A - r.fitted));
-  return r;
 }
 
 }  // namespace quality
