@@ -46,6 +46,9 @@
 #' head(embedding(fit))
 #' # any generic out-of-sample rule, given the training data
 #' head(predict(fit, roll$x[201:300, ], method = "goose", X = roll$x[1:200, ]))
+#' # novelty scores (> 1: far from the training data); PCA needs the training data
+#' y <- predict(fit, rbind(roll$x[201:203, ], c(0, 60, 0)), novelty = list(X = roll$x[1:200, ]))
+#' attr(y, "novelty")
 NULL
 
 new_manifold_fit <- function(class, method, embedding, X, params = list(),

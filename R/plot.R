@@ -47,6 +47,9 @@
 #' fit <- pca(roll$x[1:300, ], ndim = 2)
 #' plot(fit, color = roll$color[1:300], newdata = roll$x[301:400, ],
 #'      new_color = roll$color[301:400])
+#' # mark new points far from the training data (novelty score > 1)
+#' off <- rbind(roll$x[301:330, ], roll$x[331:340, ] + 15)
+#' plot(fit, newdata = off, novelty = list(X = roll$x[1:300, ]))
 #' # image thumbnails: 12 x 12 images of a bar rotating through 180 degrees
 #' ang <- seq(0, pi, length.out = 120)[-120]
 #' grid <- expand.grid(r = seq(-1, 1, length.out = 12), c = seq(-1, 1, length.out = 12))

@@ -121,6 +121,12 @@ reconstruct.manifold_fit <- function(fit, Y, method = NULL, X = NULL, k = NULL, 
   x
 }
 
+#' @export
+reconstruct.default <- function(fit, Y, ...) {
+  abort_input("fit", sprintf("must be a fitted model (a manifold_fit), not an object of class '%s'.",
+                             class(fit)[1]))
+}
+
 # The fit's own inverse rule, if any.
 reconstruct_own_rule <- function(fit) {
   if (inherits(fit, c("manifold_pca", "manifold_linear", "manifold_sr_linear", "manifold_mds"))) {

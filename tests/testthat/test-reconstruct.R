@@ -179,4 +179,6 @@ test_that("reconstruct: batch == row by row, saveRDS round trip, bad input", {
   expect_input_error(reconstruct(f, Ynew, method = "exact"), "`method`")
   expect_input_error(reconstruct(f, Ynew, k = 2), "`k`")
   expect_input_error(reconstruct(fits$kpca, Ynew, alpha = -1), "`alpha`")
+  expect_input_error(reconstruct(list(), Ynew), "`fit`")
+  expect_input_error(reconstruct(embedding(f), Ynew), "`fit`")
 })
