@@ -149,6 +149,22 @@ fz_other$plot_images <- list(fun = fz_plot,
                              args = list(images = fz_X[, c(1, 2, 3, 1)], image_dim = c(2, 2)),
                              roles = list(images = "data", image_dim = "int", n_images = "int",
                                           image_size = "num", dims = "int", color = "data"))
+fz_kp <- kpca(fz_X, ndim = 2, sigma = 1)
+fz_other$reconstruct <- list(fun = function(...) reconstruct(fz_fit, ...), args = list(Y = fz_Y[1:5, ]),
+                             roles = list(Y = "data", method = "choice", k = "int", X = "data"))
+fz_other$reconstruct_kpca <- list(fun = function(...) reconstruct(fz_kp, ...),
+                                  args = list(Y = fz_Y[1:5, ]),
+                                  roles = list(Y = "data", alpha = "num", method = "choice", X = "data"))
+fz_other$q_local_global <- list(fun = q_local_global, args = list(X = fz_X, Y = fz_Y),
+                                roles = list(X = "data", Y = "data", dist_input = "choice",
+                                             n_threads = "threads"))
+fz_other$trustworthiness_dist <- list(fun = trustworthiness, args = list(X = dist(fz_X), Y = fz_Y, k = 5),
+                                      roles = list(X = "data", Y = "data", dist_input = "choice"))
+fz_other$novelty_scores <- list(fun = function(...) novelty_scores(fz_fit, ...),
+                                args = list(newdata = fz_X[1:3, ]),
+                                roles = list(newdata = "data", X = "data", k = "int", quantile = "num"))
+fz_other$predict_novelty <- list(fun = function(...) predict(fz_fit, fz_X[1:3, ], ...),
+                                 args = list(novelty = TRUE), roles = list(novelty = "flag", X = "data"))
 fz_other$predict_verbose <- list(fun = function(...) predict(fz_fit, ...),
                                  args = list(newdata = fz_X[1:3, ], method = "goose", X = fz_X),
                                  roles = list(verbose = "flag", X = "data"))
