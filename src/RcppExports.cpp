@@ -1355,6 +1355,8 @@ BEGIN_RCPP
 END_RCPP
 }
 
+RcppExport SEXP run_testthat_tests(SEXP);
+
 static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_eigs_dense", (DL_FUNC) &_manifoldOOS_mo_eigs_dense, 3},
     {"_manifoldOOS_mo_geigs_dense", (DL_FUNC) &_manifoldOOS_mo_geigs_dense, 5},
@@ -1441,6 +1443,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 10},
     {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 9},
     {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
+    {"run_testthat_tests", (DL_FUNC) &run_testthat_tests, 1},
     {NULL, NULL, 0}
 };
 
