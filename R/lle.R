@@ -80,6 +80,7 @@
 #' plot(fit, color = roll$color[1:500])
 lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_cov"),
                 eigen_solver = c("auto", "dense", "sparse"),
+                variant = c("standard", "modified", "hessian"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
@@ -90,6 +91,10 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   reg <- check_number(reg, "reg", lower = 0)
   scaling <- check_choice(scaling, c("unit_norm", "unit_cov"), "scaling")
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
+  variant <- check_choice(variant, c("standard", "modified", "hessian"), "variant")
+  if (variant != "standard") {
+    return(lle_variant(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call))
+  }
   threads <- default_threads()
   t0 <- mo_progress(verbose, "LLE: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
@@ -112,7 +117,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
     oos_default = "reconstruction", oos_available = c("reconstruction", "nystrom"),
     fit_time = res$time, call = call,
     X_train = X, k = k, reg = reg, scaling = scaling, n_duplicates = n_dup,
-    solver = solver_info(m)
+    solver = solver_info(m), variant = "standard"
   )
 }
 
