@@ -115,7 +115,7 @@ hlle_alignment <- function(X, idx, ndim) {
 lle_variant <- function(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call) {
   n <- nrow(X)
   if (variant == "hessian") {
-    k_min <- 1L + ndim + ndim * (ndim + 1L) %/% 2L
+    k_min <- 1L + ndim + (ndim * (ndim + 1L)) %/% 2L
     if (k < k_min) {
       abort_input("k", sprintf(paste0("must be at least 1 + ndim + ndim (ndim + 1) / 2 = %d for ",
                                       "variant = \"hessian\" (ndim = %d); got %d."), k_min, ndim, k))
