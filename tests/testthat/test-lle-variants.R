@@ -10,6 +10,16 @@ gap_after_rotation <- function(Y, target) {
   max(abs(procrustes(Y, target, scale = FALSE)$fitted - target))
 }
 
+# scikit-learn's own method = "hessian" code, with its QR factorisation
+# switched to the economy size of Donoho & Grimes' estimator (see ?lle).
+sklearn_hessian_economy <- function(k, ndim) {
+  c("import functools, scipy.linalg",
+    "import sklearn.manifold._locally_linear as ll",
+    "ll.qr = functools.partial(scipy.linalg.qr, mode='economic')",
+    sprintf(paste0("OUT = ll.LocallyLinearEmbedding(n_neighbors=%d, n_components=%d, method='hessian', ",
+                   "eigen_solver='dense').fit_transform(X)"), k, ndim))
+}
+
 test_that("modified LLE agrees with scikit-learn's method = \"modified\" (dense solver)", {
   skip_if_no_sklearn()
   X <- swiss_roll(400, seed = 3)$x   # even n: no point sits exactly at the median of rho
@@ -32,24 +42,13 @@ test_that("modified LLE agrees with scikit-learn's method = \"modified\" (dense 
 test_that("Hessian LLE agrees with scikit-learn's Hessian code with Donoho & Grimes' reduced QR", {
   skip_if_no_sklearn()
   X <- swiss_roll(400, seed = 3)$x
-  # scikit-learn's own method = "hessian" code, with its QR factorisation
-  # switched to the economy size of Donoho & Grimes' estimator (see ?lle)
-  ref <- run_sklearn(X, c(
-    "import functools, scipy.linalg",
-    "import sklearn.manifold._locally_linear as ll",
-    "ll.qr = functools.partial(scipy.linalg.qr, mode='economic')",
-    "m = ll.LocallyLinearEmbedding(n_neighbors=10, n_components=2, method='hessian', eigen_solver='dense')",
-    "OUT = m.fit_transform(X)"))
+  ref <- run_sklearn(X, sklearn_hessian_economy(k = 10, ndim = 2))
   fit <- lle(X, 2, k = 10, variant = "hessian", eigen_solver = "dense")
   expect_lt(gap_after_rotation(unname(embedding(fit)), ref), 1e-8)
   # ndim = 3 on a 4-D lift (10 quadratic terms, k >= 10)
   set.seed(5)
   X4 <- cbind(X, 0.3 * sin(X[, 1])) %*% qr.Q(qr(matrix(rnorm(16), 4)))
-  ref3 <- run_sklearn(X4, c(
-    "import functools, scipy.linalg",
-    "import sklearn.manifold._locally_linear as ll",
-    "ll.qr = functools.partial(scipy.linalg.qr, mode='economic')",
-    "OUT = ll.LocallyLinearEmbedding(n_neighbors=14, n_components=3, method='hessian', eigen_solver='dense').fit_transform(X)"))
+  ref3 <- run_sklearn(X4, sklearn_hessian_economy(k = 14, ndim = 3))
   fit3 <- lle(X4, 3, k = 14, variant = "hessian", eigen_solver = "dense")
   expect_lt(gap_after_rotation(unname(embedding(fit3)), ref3), 1e-7)
 })
