@@ -59,7 +59,8 @@
 #' \eqn{\psi} times \eqn{\lambda^{t-1}}) rather than `NaN`; rows whose kernel
 #' values all underflow are flagged in the attribute `"far"`.
 #'
-#' **Other packages' conventions.** destiny's `DiffusionMap()` uses the same
+#' **Other packages' conventions** (read from their source code, not run
+#' here). destiny's `DiffusionMap()` uses the same
 #' kernel (its `sigma` is \eqn{\sigma}) with \eqn{\alpha = 1}
 #' (`density.norm = TRUE`) or 0, but leaves the self-transition out of
 #' \eqn{P} (keeping it in \eqn{q}) and returns the eigenvectors

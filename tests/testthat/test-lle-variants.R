@@ -20,6 +20,16 @@ sklearn_hessian_economy <- function(k, ndim) {
                    "eigen_solver='dense').fit_transform(X)"), k, ndim))
 }
 
+test_that("standard LLE agrees with scikit-learn's method = \"standard\" (dense solver)", {
+  skip_if_no_sklearn()
+  X <- swiss_roll(400, seed = 3)$x
+  ref <- run_sklearn(X, c(
+    "from sklearn.manifold import LocallyLinearEmbedding as L",
+    "OUT = L(n_neighbors=10, n_components=2, eigen_solver='dense').fit_transform(X)"))
+  fit <- lle(X, 2, k = 10, eigen_solver = "dense")
+  expect_lt(gap_after_rotation(unname(embedding(fit)), ref), 1e-9)
+})
+
 test_that("modified LLE agrees with scikit-learn's method = \"modified\" (dense solver)", {
   skip_if_no_sklearn()
   X <- swiss_roll(400, seed = 3)$x   # even n: no point sits exactly at the median of rho
