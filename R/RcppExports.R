@@ -177,6 +177,10 @@
     .Call(`_manifoldOOS_mo_lle_fit`, X, idx1, reg, q, opts, n_threads)
 }
 
+.mo_align_bottom <- function(M, q, opts) {
+    .Call(`_manifoldOOS_mo_align_bottom`, M, q, opts)
+}
+
 .mo_ltsa_fit <- function(X, nbhd1, q, opts, n_threads) {
     .Call(`_manifoldOOS_mo_ltsa_fit`, X, nbhd1, q, opts, n_threads)
 }

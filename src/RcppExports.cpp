@@ -690,6 +690,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_align_bottom
+Rcpp::List mo_align_bottom(const Eigen::Map<Eigen::SparseMatrix<double>> M, int q, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_align_bottom(SEXP MSEXP, SEXP qSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_align_bottom(M, q, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_ltsa_fit
 Rcpp::List mo_ltsa_fit(const arma::mat& X, const arma::imat& nbhd1, int q, Rcpp::List opts, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_ltsa_fit(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
@@ -1402,6 +1415,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_ridge_coefficients", (DL_FUNC) &_manifoldOOS_mo_ridge_coefficients, 3},
     {"_manifoldOOS_mo_kernel_ridge", (DL_FUNC) &_manifoldOOS_mo_kernel_ridge, 4},
     {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
+    {"_manifoldOOS_mo_align_bottom", (DL_FUNC) &_manifoldOOS_mo_align_bottom, 3},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
     {"_manifoldOOS_mo_nppe_fit", (DL_FUNC) &_manifoldOOS_mo_nppe_fit, 13},
