@@ -4,8 +4,8 @@
 // routine as standard LLE and LTSA (local_align.h, align_bottom()).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/local_align.h>
-#include <manifoldOOS/eigen_sparse.h>
+#include <manifoldOOS/blocks/local_align.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 #include "glue_helpers.h"
 
 // M: sparse symmetric positive semidefinite n x n matrix (dgCMatrix) that
