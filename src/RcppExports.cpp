@@ -12,6 +12,16 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// mo_max_threads
+int mo_max_threads();
+RcppExport SEXP _manifoldOOS_mo_max_threads() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(mo_max_threads());
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_eigs_dense
 Rcpp::List mo_eigs_dense(const arma::mat& A, std::string which, int m);
 RcppExport SEXP _manifoldOOS_mo_eigs_dense(SEXP ASEXP, SEXP whichSEXP, SEXP mSEXP) {
@@ -258,59 +268,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_max_threads
-int mo_max_threads();
-RcppExport SEXP _manifoldOOS_mo_max_threads() {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    rcpp_result_gen = Rcpp::wrap(mo_max_threads());
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_isomap_fit
-Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool maxmin, int m_max, bool normalise, Rcpp::List opts, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_isomap_fit(SEXP WSEXP, SEXP ndimSEXP, SEXP landmarksSEXP, SEXP maxminSEXP, SEXP m_maxSEXP, SEXP normaliseSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< SEXP >::type W(WSEXP);
-    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type landmarks(landmarksSEXP);
-    Rcpp::traits::input_parameter< bool >::type maxmin(maxminSEXP);
-    Rcpp::traits::input_parameter< int >::type m_max(m_maxSEXP);
-    Rcpp::traits::input_parameter< bool >::type normalise(normaliseSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_isomap_fit(W, ndim, landmarks, maxmin, m_max, normalise, opts, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_isomap_project
-arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_isomap_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
-    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
-    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y_train(Y_trainSEXP);
-    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
-    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_isomap_project(X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
 // mo_kernel_cross
 arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string type, double sigma, double gamma, double coef0, double degree);
 RcppExport SEXP _manifoldOOS_mo_kernel_cross(SEXP ASEXP, SEXP BSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP) {
@@ -369,157 +326,46 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_kpca_fit
-Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double sigma, double gamma, double coef0, double degree, Rcpp::List opts);
-RcppExport SEXP _manifoldOOS_mo_kpca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP optsSEXP) {
+// mo_reconstruction_weights
+arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q, const arma::imat& idx1, double reg, const arma::mat& snap_dist, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_reconstruction_weights(SEXP XSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP snap_distSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
-    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
-    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
-    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_kpca_fit(X, ndim, kernel, sigma, gamma, coef0, degree, opts));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_kpca_project
-arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel, double sigma, double gamma, double coef0, double degree, const arma::rowvec& col_means, double grand_mean, const arma::mat& alpha, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_kpca_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP col_meansSEXP, SEXP grand_meanSEXP, SEXP alphaSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
-    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
-    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
-    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
-    Rcpp::traits::input_parameter< const arma::rowvec& >::type col_means(col_meansSEXP);
-    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type alpha(alphaSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_kpca_project(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_mds_fit
-Rcpp::List mo_mds_fit(const arma::mat& X, int ndim, Rcpp::List opts);
-RcppExport SEXP _manifoldOOS_mo_mds_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP optsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_mds_fit(X, ndim, opts));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_mds_project
-arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_mds_project(SEXP XSEXP, SEXP XnewSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
-    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
-    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_mds_project(X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_cmds_distances
-Rcpp::List mo_cmds_distances(const arma::mat& D, bool squared, int ndim, Rcpp::List opts, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_cmds_distances(SEXP DSEXP, SEXP squaredSEXP, SEXP ndimSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
-    Rcpp::traits::input_parameter< bool >::type squared(squaredSEXP);
-    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_cmds_distances(D, squared, ndim, opts, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_le_fit_sparse
-Rcpp::List mo_le_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> W, std::string variant, int q, Rcpp::List opts);
-RcppExport SEXP _manifoldOOS_mo_le_fit_sparse(SEXP WSEXP, SEXP variantSEXP, SEXP qSEXP, SEXP optsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type W(WSEXP);
-    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
-    Rcpp::traits::input_parameter< int >::type q(qSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_le_fit_sparse(W, variant, q, opts));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_le_fit_full
-Rcpp::List mo_le_fit_full(const arma::mat& X, double sigma, bool binary, std::string variant, int q);
-RcppExport SEXP _manifoldOOS_mo_le_fit_full(SEXP XSEXP, SEXP sigmaSEXP, SEXP binarySEXP, SEXP variantSEXP, SEXP qSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
-    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
-    Rcpp::traits::input_parameter< int >::type q(qSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_le_fit_full(X, sigma, binary, variant, q));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_le_extend
-Rcpp::List mo_le_extend(const arma::mat& Y, const arma::vec& lambda, const arma::vec& degree, const Rcpp::NumericVector& ptr, const Rcpp::IntegerVector& idx1, const Rcpp::NumericVector& dist, std::string variant, bool nystrom, bool binary, double sigma);
-RcppExport SEXP _manifoldOOS_mo_le_extend(SEXP YSEXP, SEXP lambdaSEXP, SEXP degreeSEXP, SEXP ptrSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP variantSEXP, SEXP nystromSEXP, SEXP binarySEXP, SEXP sigmaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type degree(degreeSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ptr(ptrSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type idx1(idx1SEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type dist(distSEXP);
-    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
-    Rcpp::traits::input_parameter< bool >::type nystrom(nystromSEXP);
-    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_le_extend(Y, lambda, degree, ptr, idx1, dist, variant, nystrom, binary, sigma));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_le_extend_full
-Rcpp::List mo_le_extend_full(const arma::mat& X, const arma::mat& Y, const arma::vec& lambda, const arma::vec& degree, const arma::mat& Q, std::string variant, bool nystrom, bool binary, double sigma);
-RcppExport SEXP _manifoldOOS_mo_le_extend_full(SEXP XSEXP, SEXP YSEXP, SEXP lambdaSEXP, SEXP degreeSEXP, SEXP QSEXP, SEXP variantSEXP, SEXP nystromSEXP, SEXP binarySEXP, SEXP sigmaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type degree(degreeSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
-    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
-    Rcpp::traits::input_parameter< bool >::type nystrom(nystromSEXP);
-    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< double >::type reg(regSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type snap_dist(snap_distSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_reconstruction_weights(X, Q, idx1, reg, snap_dist, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_reconstruct_embedding
+arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, const arma::mat& W);
+RcppExport SEXP _manifoldOOS_mo_reconstruct_embedding(SEXP YSEXP, SEXP idx1SEXP, SEXP WSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type W(WSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_reconstruct_embedding(Y, idx1, W));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lvm_average
+Rcpp::List mo_lvm_average(const arma::mat& Y, const arma::imat& idx1, const arma::mat& dist, double sigma);
+RcppExport SEXP _manifoldOOS_mo_lvm_average(SEXP YSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_le_extend_full(X, Y, lambda, degree, Q, variant, nystrom, binary, sigma));
+    rcpp_result_gen = Rcpp::wrap(mo_lvm_average(Y, idx1, dist, sigma));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -671,63 +517,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
     Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_kernel_ridge(K, Y, delta, intercept));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_lle_fit
-Rcpp::List mo_lle_fit(const arma::mat& X, const arma::imat& idx1, double reg, int q, Rcpp::List opts, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_lle_fit(SEXP XSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
-    Rcpp::traits::input_parameter< double >::type reg(regSEXP);
-    Rcpp::traits::input_parameter< int >::type q(qSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_lle_fit(X, idx1, reg, q, opts, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_align_bottom
-Rcpp::List mo_align_bottom(const Eigen::Map<Eigen::SparseMatrix<double>> M, int q, Rcpp::List opts);
-RcppExport SEXP _manifoldOOS_mo_align_bottom(SEXP MSEXP, SEXP qSEXP, SEXP optsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type M(MSEXP);
-    Rcpp::traits::input_parameter< int >::type q(qSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_align_bottom(M, q, opts));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_ltsa_fit
-Rcpp::List mo_ltsa_fit(const arma::mat& X, const arma::imat& nbhd1, int q, Rcpp::List opts, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_ltsa_fit(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
-    Rcpp::traits::input_parameter< int >::type q(qSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_ltsa_fit(X, nbhd1, q, opts, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_ltsa_alignment
-Eigen::SparseMatrix<double> mo_ltsa_alignment(const arma::mat& X, const arma::imat& nbhd1, int q);
-RcppExport SEXP _manifoldOOS_mo_ltsa_alignment(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
-    Rcpp::traits::input_parameter< int >::type q(qSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_ltsa_alignment(X, nbhd1, q));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -921,30 +710,40 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_pca_fit
-Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
-RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
+// mo_l1_code
+Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads, int refresh, bool check);
+RcppExport SEXP _manifoldOOS_mo_l1_code(SEXP XSEXP, SEXP ESEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP, SEXP refreshSEXP, SEXP checkSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
-    Rcpp::traits::input_parameter< bool >::type scale(scaleSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_pca_fit(X, ndim, scale));
+    Rcpp::traits::input_parameter< const arma::mat& >::type E(ESEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< int >::type width(widthSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    Rcpp::traits::input_parameter< int >::type refresh(refreshSEXP);
+    Rcpp::traits::input_parameter< bool >::type check(checkSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_l1_code(X, E, Q, solver, maxit, width, n_threads, refresh, check));
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_pca_project
-arma::mat mo_pca_project(const arma::mat& Xnew, const arma::rowvec& center, const arma::rowvec& scale, const arma::mat& rotation);
-RcppExport SEXP _manifoldOOS_mo_pca_project(SEXP XnewSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP rotationSEXP) {
+// mo_sparse_oos
+Rcpp::List mo_sparse_oos(const arma::mat& X, const arma::mat& E, const arma::mat& Yemb, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_sparse_oos(SEXP XSEXP, SEXP ESEXP, SEXP YembSEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
-    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
-    Rcpp::traits::input_parameter< const arma::rowvec& >::type scale(scaleSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_pca_project(Xnew, center, scale, rotation));
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type E(ESEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Yemb(YembSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< int >::type width(widthSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sparse_oos(X, E, Yemb, Q, solver, maxit, width, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1074,49 +873,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type scale(scaleSEXP);
     Rcpp::traits::input_parameter< bool >::type reflection(reflectionSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_procrustes(target, Y, scale, reflection));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_reconstruction_weights
-arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q, const arma::imat& idx1, double reg, const arma::mat& snap_dist, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_reconstruction_weights(SEXP XSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP snap_distSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
-    Rcpp::traits::input_parameter< double >::type reg(regSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type snap_dist(snap_distSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_reconstruction_weights(X, Q, idx1, reg, snap_dist, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_reconstruct_embedding
-arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, const arma::mat& W);
-RcppExport SEXP _manifoldOOS_mo_reconstruct_embedding(SEXP YSEXP, SEXP idx1SEXP, SEXP WSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type W(WSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_reconstruct_embedding(Y, idx1, W));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_lvm_average
-Rcpp::List mo_lvm_average(const arma::mat& Y, const arma::imat& idx1, const arma::mat& dist, double sigma);
-RcppExport SEXP _manifoldOOS_mo_lvm_average(SEXP YSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP sigmaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_lvm_average(Y, idx1, dist, sigma));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1330,40 +1086,284 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_l1_code
-Rcpp::List mo_l1_code(const arma::mat& X, const arma::mat& E, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads, int refresh, bool check);
-RcppExport SEXP _manifoldOOS_mo_l1_code(SEXP XSEXP, SEXP ESEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP, SEXP refreshSEXP, SEXP checkSEXP) {
+// mo_pca_fit
+Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
+RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type E(ESEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
-    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
-    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
-    Rcpp::traits::input_parameter< int >::type width(widthSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    Rcpp::traits::input_parameter< int >::type refresh(refreshSEXP);
-    Rcpp::traits::input_parameter< bool >::type check(checkSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_l1_code(X, E, Q, solver, maxit, width, n_threads, refresh, check));
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< bool >::type scale(scaleSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_pca_fit(X, ndim, scale));
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_sparse_oos
-Rcpp::List mo_sparse_oos(const arma::mat& X, const arma::mat& E, const arma::mat& Yemb, const arma::mat& Q, std::string solver, int maxit, int width, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_sparse_oos(SEXP XSEXP, SEXP ESEXP, SEXP YembSEXP, SEXP QSEXP, SEXP solverSEXP, SEXP maxitSEXP, SEXP widthSEXP, SEXP n_threadsSEXP) {
+// mo_pca_project
+arma::mat mo_pca_project(const arma::mat& Xnew, const arma::rowvec& center, const arma::rowvec& scale, const arma::mat& rotation);
+RcppExport SEXP _manifoldOOS_mo_pca_project(SEXP XnewSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP rotationSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_pca_project(Xnew, center, scale, rotation));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_kpca_fit
+Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double sigma, double gamma, double coef0, double degree, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_kpca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP optsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type E(ESEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Yemb(YembSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
-    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
-    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
-    Rcpp::traits::input_parameter< int >::type width(widthSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_kpca_fit(X, ndim, kernel, sigma, gamma, coef0, degree, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_kpca_project
+arma::mat mo_kpca_project(const arma::mat& X, const arma::mat& Xnew, std::string kernel, double sigma, double gamma, double coef0, double degree, const arma::rowvec& col_means, double grand_mean, const arma::mat& alpha, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_kpca_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP col_meansSEXP, SEXP grand_meanSEXP, SEXP alphaSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type col_means(col_meansSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type alpha(alphaSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_sparse_oos(X, E, Yemb, Q, solver, maxit, width, n_threads));
+    rcpp_result_gen = Rcpp::wrap(mo_kpca_project(X, Xnew, kernel, sigma, gamma, coef0, degree, col_means, grand_mean, alpha, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_mds_fit
+Rcpp::List mo_mds_fit(const arma::mat& X, int ndim, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_mds_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_mds_fit(X, ndim, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_mds_project
+arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_mds_project(SEXP XSEXP, SEXP XnewSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_mds_project(X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_cmds_distances
+Rcpp::List mo_cmds_distances(const arma::mat& D, bool squared, int ndim, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_cmds_distances(SEXP DSEXP, SEXP squaredSEXP, SEXP ndimSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< bool >::type squared(squaredSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_cmds_distances(D, squared, ndim, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_isomap_fit
+Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool maxmin, int m_max, bool normalise, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_fit(SEXP WSEXP, SEXP ndimSEXP, SEXP landmarksSEXP, SEXP maxminSEXP, SEXP m_maxSEXP, SEXP normaliseSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type W(WSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type landmarks(landmarksSEXP);
+    Rcpp::traits::input_parameter< bool >::type maxmin(maxminSEXP);
+    Rcpp::traits::input_parameter< int >::type m_max(m_maxSEXP);
+    Rcpp::traits::input_parameter< bool >::type normalise(normaliseSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_fit(W, ndim, landmarks, maxmin, m_max, normalise, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_isomap_project
+arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y_train(Y_trainSEXP);
+    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_project(X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_fit_sparse
+Rcpp::List mo_le_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> W, std::string variant, int q, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_le_fit_sparse(SEXP WSEXP, SEXP variantSEXP, SEXP qSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type W(WSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_fit_sparse(W, variant, q, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_fit_full
+Rcpp::List mo_le_fit_full(const arma::mat& X, double sigma, bool binary, std::string variant, int q);
+RcppExport SEXP _manifoldOOS_mo_le_fit_full(SEXP XSEXP, SEXP sigmaSEXP, SEXP binarySEXP, SEXP variantSEXP, SEXP qSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_fit_full(X, sigma, binary, variant, q));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_extend
+Rcpp::List mo_le_extend(const arma::mat& Y, const arma::vec& lambda, const arma::vec& degree, const Rcpp::NumericVector& ptr, const Rcpp::IntegerVector& idx1, const Rcpp::NumericVector& dist, std::string variant, bool nystrom, bool binary, double sigma);
+RcppExport SEXP _manifoldOOS_mo_le_extend(SEXP YSEXP, SEXP lambdaSEXP, SEXP degreeSEXP, SEXP ptrSEXP, SEXP idx1SEXP, SEXP distSEXP, SEXP variantSEXP, SEXP nystromSEXP, SEXP binarySEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ptr(ptrSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< bool >::type nystrom(nystromSEXP);
+    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_extend(Y, lambda, degree, ptr, idx1, dist, variant, nystrom, binary, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_le_extend_full
+Rcpp::List mo_le_extend_full(const arma::mat& X, const arma::mat& Y, const arma::vec& lambda, const arma::vec& degree, const arma::mat& Q, std::string variant, bool nystrom, bool binary, double sigma);
+RcppExport SEXP _manifoldOOS_mo_le_extend_full(SEXP XSEXP, SEXP YSEXP, SEXP lambdaSEXP, SEXP degreeSEXP, SEXP QSEXP, SEXP variantSEXP, SEXP nystromSEXP, SEXP binarySEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type degree(degreeSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< std::string >::type variant(variantSEXP);
+    Rcpp::traits::input_parameter< bool >::type nystrom(nystromSEXP);
+    Rcpp::traits::input_parameter< bool >::type binary(binarySEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_le_extend_full(X, Y, lambda, degree, Q, variant, nystrom, binary, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_lle_fit
+Rcpp::List mo_lle_fit(const arma::mat& X, const arma::imat& idx1, double reg, int q, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_lle_fit(SEXP XSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx1(idx1SEXP);
+    Rcpp::traits::input_parameter< double >::type reg(regSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_lle_fit(X, idx1, reg, q, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_align_bottom
+Rcpp::List mo_align_bottom(const Eigen::Map<Eigen::SparseMatrix<double>> M, int q, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_align_bottom(SEXP MSEXP, SEXP qSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_align_bottom(M, q, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_ltsa_fit
+Rcpp::List mo_ltsa_fit(const arma::mat& X, const arma::imat& nbhd1, int q, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_ltsa_fit(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_ltsa_fit(X, nbhd1, q, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_ltsa_alignment
+Eigen::SparseMatrix<double> mo_ltsa_alignment(const arma::mat& X, const arma::imat& nbhd1, int q);
+RcppExport SEXP _manifoldOOS_mo_ltsa_alignment(SEXP XSEXP, SEXP nbhd1SEXP, SEXP qSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type nbhd1(nbhd1SEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_ltsa_alignment(X, nbhd1, q));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1371,6 +1371,7 @@ END_RCPP
 RcppExport SEXP run_testthat_tests(SEXP);
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
     {"_manifoldOOS_mo_eigs_dense", (DL_FUNC) &_manifoldOOS_mo_eigs_dense, 3},
     {"_manifoldOOS_mo_geigs_dense", (DL_FUNC) &_manifoldOOS_mo_geigs_dense, 5},
     {"_manifoldOOS_mo_drop_trivial", (DL_FUNC) &_manifoldOOS_mo_drop_trivial, 4},
@@ -1389,22 +1390,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_add_edges", (DL_FUNC) &_manifoldOOS_mo_add_edges, 4},
     {"_manifoldOOS_mo_laplacian", (DL_FUNC) &_manifoldOOS_mo_laplacian, 2},
     {"_manifoldOOS_mo_dijkstra", (DL_FUNC) &_manifoldOOS_mo_dijkstra, 3},
-    {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
-    {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
-    {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 15},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
-    {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},
-    {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 11},
-    {"_manifoldOOS_mo_mds_fit", (DL_FUNC) &_manifoldOOS_mo_mds_fit, 3},
-    {"_manifoldOOS_mo_mds_project", (DL_FUNC) &_manifoldOOS_mo_mds_project, 9},
-    {"_manifoldOOS_mo_cmds_distances", (DL_FUNC) &_manifoldOOS_mo_cmds_distances, 5},
-    {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
-    {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
-    {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
-    {"_manifoldOOS_mo_le_extend_full", (DL_FUNC) &_manifoldOOS_mo_le_extend_full, 9},
+    {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
+    {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
+    {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
     {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},
     {"_manifoldOOS_mo_lgrm_fit", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit, 13},
     {"_manifoldOOS_mo_lgrm_fit_nystrom", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit_nystrom, 8},
@@ -1414,10 +1406,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_lle_cost_matrix", (DL_FUNC) &_manifoldOOS_mo_lle_cost_matrix, 2},
     {"_manifoldOOS_mo_ridge_coefficients", (DL_FUNC) &_manifoldOOS_mo_ridge_coefficients, 3},
     {"_manifoldOOS_mo_kernel_ridge", (DL_FUNC) &_manifoldOOS_mo_kernel_ridge, 4},
-    {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
-    {"_manifoldOOS_mo_align_bottom", (DL_FUNC) &_manifoldOOS_mo_align_bottom, 3},
-    {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
-    {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
     {"_manifoldOOS_mo_nppe_fit", (DL_FUNC) &_manifoldOOS_mo_nppe_fit, 13},
     {"_manifoldOOS_mo_nppe_predict", (DL_FUNC) &_manifoldOOS_mo_nppe_predict, 9},
     {"_manifoldOOS_mo_nppe_features", (DL_FUNC) &_manifoldOOS_mo_nppe_features, 6},
@@ -1429,8 +1417,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_krr_fit", (DL_FUNC) &_manifoldOOS_mo_krr_fit, 9},
     {"_manifoldOOS_mo_krr_gcv", (DL_FUNC) &_manifoldOOS_mo_krr_gcv, 9},
     {"_manifoldOOS_mo_kernel_map_predict", (DL_FUNC) &_manifoldOOS_mo_kernel_map_predict, 10},
-    {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
-    {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
+    {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 9},
+    {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
     {"_manifoldOOS_mo_plml_fit", (DL_FUNC) &_manifoldOOS_mo_plml_fit, 2},
     {"_manifoldOOS_mo_plml_model_map", (DL_FUNC) &_manifoldOOS_mo_plml_model_map, 5},
     {"_manifoldOOS_mo_constrained_assignment", (DL_FUNC) &_manifoldOOS_mo_constrained_assignment, 6},
@@ -1440,9 +1428,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_rv_geodesic", (DL_FUNC) &_manifoldOOS_mo_rv_geodesic, 4},
     {"_manifoldOOS_mo_rv_dist", (DL_FUNC) &_manifoldOOS_mo_rv_dist, 4},
     {"_manifoldOOS_mo_procrustes", (DL_FUNC) &_manifoldOOS_mo_procrustes, 4},
-    {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
-    {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
-    {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
     {"_manifoldOOS_mo_sle_fit", (DL_FUNC) &_manifoldOOS_mo_sle_fit, 10},
     {"_manifoldOOS_mo_fisher_fit", (DL_FUNC) &_manifoldOOS_mo_fisher_fit, 9},
     {"_manifoldOOS_mo_separable_pairs", (DL_FUNC) &_manifoldOOS_mo_separable_pairs, 4},
@@ -1455,8 +1440,23 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_nn_label_conf", (DL_FUNC) &_manifoldOOS_mo_nn_label_conf, 3},
     {"_manifoldOOS_mo_simplex_qp", (DL_FUNC) &_manifoldOOS_mo_simplex_qp, 1},
     {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 10},
-    {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 9},
-    {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
+    {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
+    {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
+    {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},
+    {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 11},
+    {"_manifoldOOS_mo_mds_fit", (DL_FUNC) &_manifoldOOS_mo_mds_fit, 3},
+    {"_manifoldOOS_mo_mds_project", (DL_FUNC) &_manifoldOOS_mo_mds_project, 9},
+    {"_manifoldOOS_mo_cmds_distances", (DL_FUNC) &_manifoldOOS_mo_cmds_distances, 5},
+    {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
+    {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 15},
+    {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
+    {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
+    {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
+    {"_manifoldOOS_mo_le_extend_full", (DL_FUNC) &_manifoldOOS_mo_le_extend_full, 9},
+    {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
+    {"_manifoldOOS_mo_align_bottom", (DL_FUNC) &_manifoldOOS_mo_align_bottom, 3},
+    {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
+    {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
     {"run_testthat_tests", (DL_FUNC) &run_testthat_tests, 1},
     {NULL, NULL, 0}
 };

@@ -1,0 +1,524 @@
+// R glue for the building blocks (interrupt wiring, dense and iterative eigen-
+// solvers, graphs and shortest paths, kernels, nearest neighbours,
+// reconstruction weights). The glue is grouped by layer of the core: every glue
+// translation unit pays for the Rcpp and Armadillo headers, so fewer, larger
+// glue files keep the build short.
+#define MO_GLUE_EIGEN
+#include "glue.h"
+
+#include <manifoldOOS/blocks/eigen_dense.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/graph.h>
+#include <manifoldOOS/blocks/kernels.h>
+#include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/paths.h>
+#include <manifoldOOS/blocks/reconstruction.h>
+
+#include <Rinternals.h>
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "glue_eigen_result.h"
+#include "glue_helpers.h"
+
+// ----------------------------------------------------------------------------
+namespace {
+// Polling for interrupts runs R_CheckUserInterrupt() inside R_ToplevelExec(),
+// so a user interrupt unwinds only to there (and is reported as pending).
+// R_CheckUserInterrupt() can also signal an ordinary R error (for example a
+// time limit set with setTimeLimit()); with no handler inside the top-level
+// context a non-interactive R session would stop, so such errors are caught
+// here, remembered, and re-raised as an R error once the core has unwound.
+bool poll_error_seen = false;
+SEXP poll_body(void*) {
+  R_CheckUserInterrupt();
+  return R_NilValue;
+}
+SEXP poll_error(SEXP, void*) {
+  poll_error_seen = true;
+  return R_NilValue;
+}
+void check_interrupt_cb(void*) { R_tryCatchError(poll_body, nullptr, poll_error, nullptr); }
+bool r_interrupt_pending() {
+  if (R_ToplevelExec(check_interrupt_cb, nullptr) == FALSE) return true;
+  return poll_error_seen;
+}
+}  // namespace
+
+bool mo_take_poll_error() {
+  bool seen = poll_error_seen;
+  poll_error_seen = false;
+  return seen;
+}
+
+// [[Rcpp::init]]
+void manifoldOOS_init(DllInfo* dll) {
+  (void)dll;
+  manifoldOOS::set_interrupt_hook(&r_interrupt_pending);
+}
+
+// Number of OpenMP threads available to the package (1 without OpenMP).
+// [[Rcpp::export(.mo_max_threads)]]
+int mo_max_threads() { return manifoldOOS::resolve_threads(0); }
+
+// ----------------------------------------------------------------------------
+// Glue for the dense eigen-solvers (Armadillo only; see glue_eigen_sparse.cpp
+// for the Eigen/Spectra paths).
+
+
+// All / bottom m / top m eigenpairs of a dense symmetric matrix (LAPACK).
+// [[Rcpp::export(.mo_eigs_dense)]]
+Rcpp::List mo_eigs_dense(const arma::mat& A, std::string which, int m) {
+  MO_TRY {
+    if (m < 0) throw manifoldOOS::input_error("the number of eigenpairs must be positive");
+    return eigen_result_to_list(
+        manifoldOOS::eig_dense(A, manifoldOOS::parse_eig_which(which), static_cast<arma::uword>(m)));
+  }
+  MO_CATCH
+}
+
+// Dense generalised problem A v = lambda B v (B SPD; ridge: <0 auto, 0 none, >0 fixed).
+// [[Rcpp::export(.mo_geigs_dense)]]
+Rcpp::List mo_geigs_dense(const arma::mat& A, const arma::mat& B, std::string which, int m,
+                          double ridge) {
+  MO_TRY {
+    if (m < 0) throw manifoldOOS::input_error("the number of eigenpairs must be positive");
+    return eigen_result_to_list(manifoldOOS::geig_dense(
+        A, B, manifoldOOS::parse_eig_which(which), static_cast<arma::uword>(m), ridge));
+  }
+  MO_CATCH
+}
+
+// Drop the trivial (null) eigenpair of an ascending bottom-(q+1) result.
+// [[Rcpp::export(.mo_drop_trivial)]]
+Rcpp::List mo_drop_trivial(const arma::vec& values, const arma::mat& vectors,
+                           const arma::vec& null_vec, double scale) {
+  MO_TRY {
+    manifoldOOS::eigen_result r;
+    r.values = values;
+    r.vectors = vectors;
+    double dropped = 0.0;
+    manifoldOOS::eigen_result out = manifoldOOS::drop_trivial(r, null_vec, scale, &dropped);
+    return Rcpp::List::create(
+        Rcpp::Named("values") = Rcpp::NumericVector(out.values.begin(), out.values.end()),
+        Rcpp::Named("vectors") = out.vectors,
+        Rcpp::Named("dropped_value") = dropped);
+  }
+  MO_CATCH
+}
+
+// ----------------------------------------------------------------------------
+// Glue for the iterative eigen-solvers (Eigen + Spectra) and the single entry
+// point eigs_sym().
+
+
+// Sparse symmetric A (dgCMatrix): bottom/top/all m eigenpairs via eigs_sym().
+// [[Rcpp::export(.mo_eigs_sparse)]]
+Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::string which,
+                          int m, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e As(A);
+    return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse(As),
+                                                manifoldOOS::parse_eig_which(which), m,
+                                                mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Sparse generalised A v = lambda B v (both dgCMatrix, B SPD).
+// [[Rcpp::export(.mo_geigs_sparse)]]
+Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A,
+                           const Eigen::Map<Eigen::SparseMatrix<double>> B, std::string which,
+                           int m, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e As(A), Bs(B);
+    return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse_generalized(As, Bs),
+                                                manifoldOOS::parse_eig_which(which), m,
+                                                mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Dense symmetric A through eigs_sym(): auto chooses LAPACK or the
+// matrix-free Lanczos path (top only); `center` solves for H A H.
+// [[Rcpp::export(.mo_eigs_dense_auto)]]
+Rcpp::List mo_eigs_dense_auto(const arma::mat& A, std::string which, int m, bool center,
+                              Rcpp::List opts) {
+  MO_TRY {
+    return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::dense(A, center),
+                                                manifoldOOS::parse_eig_which(which), m,
+                                                mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Top m eigenpairs of a dense symmetric K (or H K H) by matrix-free Lanczos.
+// [[Rcpp::export(.mo_eigs_dense_top_matfree)]]
+Rcpp::List mo_eigs_dense_top_matfree(const arma::mat& K, int m, bool center, Rcpp::List opts) {
+  MO_TRY {
+    return eigen_result_to_list(manifoldOOS::eigs_dense_top_matfree(K, m, center, mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// ----------------------------------------------------------------------------
+// R glue for the graph core (graph.h, paths.h). Indices are 1-based on the R
+// side and 0-based in the core; the conversion happens here.
+
+
+
+
+namespace {
+
+using sparse_map = Eigen::Map<Eigen::SparseMatrix<double>>;
+
+manifoldOOS::symmetrize_rule parse_sym(const std::string& s) {
+  if (s == "or") return manifoldOOS::symmetrize_rule::max_or;
+  if (s == "and") return manifoldOOS::symmetrize_rule::min_and;
+  if (s == "mean") return manifoldOOS::symmetrize_rule::mean;
+  if (s == "none") return manifoldOOS::symmetrize_rule::none;
+  throw manifoldOOS::input_error("unknown symmetrize rule '" + s + "'.");
+}
+
+manifoldOOS::weight_rule parse_weights(const std::string& s) {
+  if (s == "binary") return manifoldOOS::weight_rule::binary;
+  if (s == "heat") return manifoldOOS::weight_rule::heat;
+  if (s == "distance") return manifoldOOS::weight_rule::distance;
+  throw manifoldOOS::input_error("unknown weights '" + s + "'.");
+}
+
+std::vector<int> to_zero_based(const Rcpp::IntegerVector& x) {
+  std::vector<int> out(x.size());
+  for (R_xlen_t t = 0; t < x.size(); ++t) {
+    if (x[t] == NA_INTEGER) throw manifoldOOS::input_error("indices must not be NA.");
+    out[t] = x[t] - 1;
+  }
+  return out;
+}
+
+Rcpp::IntegerVector to_one_based(const std::vector<int>& x) {
+  Rcpp::IntegerVector out(x.size());
+  for (std::size_t t = 0; t < x.size(); ++t) out[t] = x[t] + 1;
+  return out;
+}
+
+}  // namespace
+
+// kNN lists (n x k, 1-based idx) -> sparse weighted adjacency (dgCMatrix).
+// [[Rcpp::export(.mo_knn_graph)]]
+SEXP mo_knn_graph(const Rcpp::IntegerMatrix& idx,
+                                         const Rcpp::NumericMatrix& dist, int n,
+                                         std::string symmetrize, std::string weights,
+                                         double sigma) {
+  MO_TRY {
+    if (idx.nrow() != n || dist.nrow() != n || idx.ncol() != dist.ncol()) {
+      throw manifoldOOS::input_error("neighbour index and distance matrices must both be n x k.");
+    }
+    const std::vector<int> idx0 = to_zero_based(idx);
+    return Rcpp::wrap(manifoldOOS::knn_graph(idx0.data(), dist.begin(), n, idx.ncol(),
+                                             parse_sym(symmetrize), parse_weights(weights), sigma));
+  }
+  MO_CATCH
+}
+
+// Radius lists in CSR form (ptr 0-based offsets of length n + 1, idx 1-based).
+// [[Rcpp::export(.mo_eps_graph)]]
+SEXP mo_eps_graph(const Rcpp::IntegerVector& ptr,
+                                         const Rcpp::IntegerVector& idx,
+                                         const Rcpp::NumericVector& dist, int n,
+                                         std::string symmetrize, std::string weights,
+                                         double sigma) {
+  MO_TRY {
+    if (ptr.size() != n + 1 || idx.size() != dist.size() || ptr[n] != idx.size()) {
+      throw manifoldOOS::input_error("radius lists: inconsistent ptr / idx / dist lengths.");
+    }
+    const std::vector<int> idx0 = to_zero_based(idx);
+    return Rcpp::wrap(manifoldOOS::eps_graph(ptr.begin(), idx0.data(), dist.begin(), n,
+                                             parse_sym(symmetrize), parse_weights(weights), sigma));
+  }
+  MO_CATCH
+}
+
+// [[Rcpp::export(.mo_bandwidth_median_knn)]]
+Rcpp::List mo_bandwidth_median_knn(const Rcpp::NumericMatrix& dist, double ref_max) {
+  MO_TRY {
+    const manifoldOOS::bandwidth_result b =
+        manifoldOOS::bandwidth_median_knn(dist.begin(), dist.nrow(), dist.ncol(), ref_max);
+    return Rcpp::List::create(Rcpp::Named("sigma") = b.sigma,
+                              Rcpp::Named("floored") = b.floored);
+  }
+  MO_CATCH
+}
+
+// [[Rcpp::export(.mo_bandwidth_floor)]]
+Rcpp::List mo_bandwidth_floor(double sigma, double ref_max) {
+  MO_TRY {
+    const manifoldOOS::bandwidth_result b = manifoldOOS::bandwidth_floor(sigma, ref_max);
+    return Rcpp::List::create(Rcpp::Named("sigma") = b.sigma,
+                              Rcpp::Named("floored") = b.floored);
+  }
+  MO_CATCH
+}
+
+// Mean / median / max of the pairwise distances between the rows of S.
+// [[Rcpp::export(.mo_pairwise_summary)]]
+Rcpp::List mo_pairwise_summary(const Rcpp::NumericMatrix& S, int n_threads) {
+  MO_TRY {
+    const manifoldOOS::pairwise_summary s =
+        manifoldOOS::pairwise_distance_summary(S.begin(), S.nrow(), S.ncol(), n_threads);
+    return Rcpp::List::create(Rcpp::Named("mean") = s.mean, Rcpp::Named("median") = s.median,
+                              Rcpp::Named("max") = s.max);
+  }
+  MO_CATCH
+}
+
+// Connected components of the structure of W (1-based labels).
+// [[Rcpp::export(.mo_components)]]
+Rcpp::List mo_components(SEXP W) {
+  MO_TRY {
+    const sparse_map A = Rcpp::as<sparse_map>(W);
+    const manifoldOOS::components_result c =
+        manifoldOOS::connected_components(manifoldOOS::view_of(A));
+    return Rcpp::List::create(Rcpp::Named("n_components") = c.n_components,
+                              Rcpp::Named("component") = to_one_based(c.label),
+                              Rcpp::Named("sizes") = Rcpp::IntegerVector(c.size.begin(), c.size.end()));
+  }
+  MO_CATCH
+}
+
+// Smallest number of neighbours (<= ncol(idx)) giving a connected graph; NA if none.
+// [[Rcpp::export(.mo_smallest_connecting_k)]]
+int mo_smallest_connecting_k(const Rcpp::IntegerMatrix& idx, bool mutual) {
+  MO_TRY {
+    const std::vector<int> idx0 = to_zero_based(idx);
+    const int k = manifoldOOS::smallest_connecting_k(idx0.data(), idx.nrow(), idx.ncol(), mutual);
+    return k < 0 ? NA_INTEGER : k;
+  }
+  MO_CATCH
+}
+
+// Edges joining the components (1-based i < j, Euclidean length).
+// [[Rcpp::export(.mo_connect_components)]]
+Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::IntegerVector& component,
+                                 int n_components, std::string rule, int n_threads) {
+  MO_TRY {
+    if (component.size() != X.nrow()) throw manifoldOOS::input_error("one component label per row of X needed.");
+    manifoldOOS::connect_rule r;
+    if (rule == "mst") {
+      r = manifoldOOS::connect_rule::mst;
+    } else if (rule == "all_pairs") {
+      r = manifoldOOS::connect_rule::all_pairs;
+    } else {
+      throw manifoldOOS::input_error("unknown connect rule '" + rule + "'.");
+    }
+    const std::vector<int> lab = to_zero_based(component);
+    const std::vector<manifoldOOS::added_edge> e = manifoldOOS::connect_components(
+        X.begin(), X.nrow(), X.ncol(), lab, n_components, r, n_threads);
+    Rcpp::IntegerVector i(e.size()), j(e.size());
+    Rcpp::NumericVector len(e.size());
+    for (std::size_t t = 0; t < e.size(); ++t) {
+      i[t] = e[t].i + 1;
+      j[t] = e[t].j + 1;
+      len[t] = e[t].length;
+    }
+    return Rcpp::List::create(Rcpp::Named("i") = i, Rcpp::Named("j") = j,
+                              Rcpp::Named("length") = len);
+  }
+  MO_CATCH
+}
+
+// W with the symmetric edges (i, j) (1-based) set to the given weights.
+// [[Rcpp::export(.mo_add_edges)]]
+SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i,
+                                         const Rcpp::IntegerVector& j,
+                                         const Rcpp::NumericVector& weight) {
+  MO_TRY {
+    const sparse_map A = Rcpp::as<sparse_map>(W);
+    if (i.size() != j.size() || i.size() != weight.size()) {
+      throw manifoldOOS::input_error("added edges: i, j and weight must have equal lengths.");
+    }
+    std::vector<manifoldOOS::added_edge> e(i.size());
+    for (R_xlen_t t = 0; t < i.size(); ++t) e[t] = manifoldOOS::added_edge{i[t] - 1, j[t] - 1, 0.0};
+    std::vector<double> w(weight.begin(), weight.end());
+    return Rcpp::wrap(manifoldOOS::add_edges(Eigen::SparseMatrix<double>(A), e, w));
+  }
+  MO_CATCH
+}
+
+// Graph Laplacian of W with the degree vector and the isolated vertices (1-based).
+// [[Rcpp::export(.mo_laplacian)]]
+Rcpp::List mo_laplacian(SEXP W, std::string type) {
+  MO_TRY {
+    const sparse_map A = Rcpp::as<sparse_map>(W);
+    manifoldOOS::laplacian_type t;
+    if (type == "unnormalized") {
+      t = manifoldOOS::laplacian_type::unnormalized;
+    } else if (type == "symmetric") {
+      t = manifoldOOS::laplacian_type::symmetric;
+    } else if (type == "random_walk") {
+      t = manifoldOOS::laplacian_type::random_walk;
+    } else {
+      throw manifoldOOS::input_error("unknown Laplacian type '" + type + "'.");
+    }
+    manifoldOOS::laplacian_result r = manifoldOOS::graph_laplacian(manifoldOOS::view_of(A), t);
+    return Rcpp::List::create(
+        Rcpp::Named("L") = Rcpp::wrap(r.L),
+        Rcpp::Named("degree") = Rcpp::NumericVector(r.degree.begin(), r.degree.end()),
+        Rcpp::Named("isolated") = to_one_based(r.isolated));
+  }
+  MO_CATCH
+}
+
+// Geodesic distances from `sources` (1-based) over the out-edges given by the
+// columns of G (pass W for a symmetric graph, t(W) for a directed one).
+// [[Rcpp::export(.mo_dijkstra)]]
+Rcpp::NumericMatrix mo_dijkstra(SEXP G, const Rcpp::IntegerVector& sources, int n_threads) {
+  MO_TRY {
+    const sparse_map A = Rcpp::as<sparse_map>(G);
+    const manifoldOOS::adjacency_view v = mo_adjacency(A);
+    const std::vector<int> src = to_zero_based(sources);
+    const int m = static_cast<int>(src.size());
+    Rcpp::NumericMatrix out(m, v.n);
+    if (m > 0) manifoldOOS::dijkstra_multi(v, src.data(), m, out.begin(), n_threads);
+    return out;
+  }
+  MO_CATCH
+}
+
+// ----------------------------------------------------------------------------
+// Kernel matrix between the rows of A and B (B = A when `B` has no rows).
+// [[Rcpp::export(.mo_kernel_cross)]]
+arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string type,
+                          double sigma, double gamma, double coef0, double degree) {
+  MO_TRY {
+    const manifoldOOS::kernel_spec k = mo_kernel_spec(type, sigma, gamma, coef0, degree);
+    if (B.n_rows == 0) return manifoldOOS::kernel_train(A, k);
+    return manifoldOOS::kernel_cross(A, B, k);
+  }
+  MO_CATCH
+}
+
+// ----------------------------------------------------------------------------
+// R glue for exact nearest-neighbour search (core: src/knn.cpp).
+
+
+namespace {
+
+manifoldOOS::knn_algorithm parse_algorithm(const std::string& a) {
+  if (a == "auto") return manifoldOOS::knn_algorithm::automatic;
+  if (a == "kdtree") return manifoldOOS::knn_algorithm::kdtree;
+  if (a == "brute") return manifoldOOS::knn_algorithm::brute;
+  throw manifoldOOS::input_error("`algorithm` must be one of \"auto\", \"kdtree\", \"brute\".");
+}
+
+// The query matrix, or nullptr for a self-search.
+const double* query_pointer(SEXP query, std::size_t p, std::size_t& m) {
+  if (Rf_isNull(query)) return nullptr;
+  if (!Rf_isMatrix(query) || TYPEOF(query) != REALSXP) {
+    throw manifoldOOS::input_error("`query` must be a double matrix.");
+  }
+  if (static_cast<std::size_t>(Rf_ncols(query)) != p) {
+    throw manifoldOOS::input_error("`query` must have as many columns as `X`.");
+  }
+  m = static_cast<std::size_t>(Rf_nrows(query));
+  return REAL(query);
+}
+
+}  // namespace
+
+// kNN lists (1-based indices) of the rows of `query` (or of X itself, self
+// excluded, when query is NULL) among the rows of X.
+// [[Rcpp::export(.mo_knn)]]
+Rcpp::List mo_knn(const Rcpp::NumericMatrix& X, SEXP query, int k, std::string algorithm,
+                  int n_threads) {
+  MO_TRY {
+    const std::size_t n = X.nrow(), p = X.ncol();
+    std::size_t m = n;
+    const double* Q = query_pointer(query, p, m);
+    if (k < 1) throw manifoldOOS::input_error("`k` must be at least 1.");
+    Rcpp::IntegerMatrix idx(static_cast<int>(m), k);
+    Rcpp::NumericMatrix dist(static_cast<int>(m), k);
+    manifoldOOS::knn_search_raw(X.begin(), n, p, Q, m, k, parse_algorithm(algorithm), n_threads,
+                                idx.begin(), dist.begin());
+    for (R_xlen_t t = 0; t < idx.size(); ++t) idx[t] += 1;
+    return Rcpp::List::create(Rcpp::Named("idx") = idx, Rcpp::Named("dist") = dist);
+  }
+  MO_CATCH
+}
+
+// Radius lists in CSR form: ptr (0-based offsets, length m + 1), idx
+// (1-based), dist; sorted by (distance, index) within each query.
+// [[Rcpp::export(.mo_radius)]]
+Rcpp::List mo_radius(const Rcpp::NumericMatrix& X, SEXP query, double eps,
+                     std::string algorithm, int n_threads) {
+  MO_TRY {
+    const std::size_t n = X.nrow(), p = X.ncol();
+    std::size_t m = n;
+    const double* Q = query_pointer(query, p, m);
+    manifoldOOS::radius_lists r = manifoldOOS::radius_search_raw(
+        X.begin(), n, p, Q, m, eps, parse_algorithm(algorithm), n_threads);
+    if (r.ptr.back() > static_cast<std::int64_t>(INT_MAX)) {
+      throw manifoldOOS::input_error(
+          "`eps` gives more than 2^31 - 1 neighbour pairs; choose a smaller radius.");
+    }
+    Rcpp::IntegerVector ptr(r.ptr.size());
+    for (std::size_t i = 0; i < r.ptr.size(); ++i) ptr[i] = static_cast<int>(r.ptr[i]);
+    Rcpp::IntegerVector idx(r.idx.size());
+    for (std::size_t i = 0; i < r.idx.size(); ++i) idx[i] = r.idx[i] + 1;
+    Rcpp::NumericVector dist(r.dist.begin(), r.dist.end());
+    return Rcpp::List::create(Rcpp::Named("ptr") = ptr, Rcpp::Named("idx") = idx,
+                              Rcpp::Named("dist") = dist);
+  }
+  MO_CATCH
+}
+
+// Testing/benchmark hook: choose the cross-product kernel of the brute-force
+// path ("auto", "portable", "avx2"; "" leaves it) and return the one in use.
+// [[Rcpp::export(.mo_knn_kernel)]]
+std::string mo_knn_kernel(std::string kernel) {
+  MO_TRY {
+    if (kernel == "auto") manifoldOOS::set_gram_kernel(manifoldOOS::gram_kernel::automatic);
+    else if (kernel == "portable") manifoldOOS::set_gram_kernel(manifoldOOS::gram_kernel::portable);
+    else if (kernel == "avx2") manifoldOOS::set_gram_kernel(manifoldOOS::gram_kernel::avx2);
+    else if (!kernel.empty()) throw manifoldOOS::input_error("unknown kernel name.");
+    return manifoldOOS::gram_kernel_name();
+  }
+  MO_CATCH
+}
+
+// ----------------------------------------------------------------------------
+// idx is 1-based from R.
+// [[Rcpp::export(.mo_reconstruction_weights)]]
+arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q,
+                                    const arma::imat& idx1, double reg,
+                                    const arma::mat& snap_dist, int n_threads) {
+  MO_TRY {
+    arma::Mat<int> idx = mo_index0(idx1, X.n_rows);
+    return manifoldOOS::reconstruction_weights(X, Q, idx, reg, snap_dist, n_threads);
+  }
+  MO_CATCH
+}
+
+// [[Rcpp::export(.mo_reconstruct_embedding)]]
+arma::mat mo_reconstruct_embedding(const arma::mat& Y, const arma::imat& idx1, const arma::mat& W) {
+  MO_TRY {
+    arma::Mat<int> idx = mo_index0(idx1, Y.n_rows);
+    return manifoldOOS::reconstruct_embedding(Y, idx, W);
+  }
+  MO_CATCH
+}
+
+// LELVM / normalised heat-kernel average (idx 1-based, dist m x k sorted).
+// [[Rcpp::export(.mo_lvm_average)]]
+Rcpp::List mo_lvm_average(const arma::mat& Y, const arma::imat& idx1, const arma::mat& dist,
+                          double sigma) {
+  MO_TRY {
+    arma::Mat<int> idx = mo_index0(idx1, Y.n_rows);
+    arma::uvec far;
+    arma::mat out = manifoldOOS::lvm_average(Y, idx, dist, sigma, &far);
+    return Rcpp::List::create(Rcpp::Named("y") = out,
+                              Rcpp::Named("far") = Rcpp::LogicalVector(far.begin(), far.end()));
+  }
+  MO_CATCH
+}
