@@ -254,14 +254,36 @@ resolve_beta <- function(beta, X, arg = "beta") {
 #' @param object A `manifold_oos_map`.
 #' @param newdata New observations (matrix or data frame with the training
 #'   columns).
+#' @param chunk_size,parallel Predict in chunks of `chunk_size` rows,
+#'   optionally on the workers of the user's [future::plan()]; identical to
+#'   one call (see [manifoldOOS-chunked]). On workers, `n_threads` is
+#'   replaced by `getOption("manifoldOOS.worker_threads", 1)`.
 #' @param ... Unused.
 #' @export
 predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...,
+                                     chunk_size = NULL, parallel = FALSE,
                                      verbose = getOption("manifoldOOS.verbose", FALSE)) {
   verbose <- check_verbose(verbose)
+  chunk_size <- check_chunk_size(chunk_size)
+  parallel <- check_flag(parallel, "parallel")
+  if (parallel) require_future()
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   n_threads <- check_threads(n_threads)
   t0 <- mo_progress(verbose, "predict(oos_map \"%s\"): %d new points", object$method, nrow(x))
+  if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))
+  y <- run_chunked(object, x, predict_map_rows, list(n_threads = if (parallel) NULL else n_threads),
+                   chunk_size = chunk_size, parallel = parallel, verbose = verbose,
+                   label = sprintf("predict(oos_map \"%s\")", object$method))
+  mo_progress(verbose, "predict(oos_map \"%s\"): done", object$method, start = t0)
+  dimnames(y) <- list(rownames(x), object$embedding_names)
+  y
+}
+
+# The rule of an oos_map on one block of rows (x: a checked matrix). Returns
+# the coordinates with the per-row attributes of the rule (`strip` drops
+# them). n_threads = NULL: the package thread option (set on workers).
+predict_map_rows <- function(object, x, n_threads = NULL, strip = FALSE) {
+  if (is.null(n_threads)) n_threads <- default_threads()
   p <- object$params
   d <- object$data
   extra <- NULL
@@ -308,9 +330,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
     }
   )
   y <- as.matrix(y)
-  mo_progress(verbose, "predict(oos_map \"%s\"): done", object$method, start = t0)
-  dimnames(y) <- list(rownames(x), object$embedding_names)
-  if (!is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
+  if (!strip && !is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
   y
 }
 

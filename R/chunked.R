@@ -1,0 +1,214 @@
+# Chunked and distributed prediction: rows in blocks of `chunk_size`, in this
+# process or on the workers of the user's future::plan().
+
+#' Chunked and parallel prediction
+#'
+#' [predict()][predict.manifold_fit] (every fit) and
+#' [predict()][predict.manifold_oos_map] (every out-of-sample map) take two
+#' arguments for data larger than one call should handle:
+#'
+#' * `chunk_size`: the rows of `newdata` are processed in blocks of at most
+#'   `chunk_size` rows, so the extra memory of the prediction is of order
+#'   `chunk_size x (features + ndim)` plus the model, instead of growing with
+#'   the number of rows. Every rule of the package treats each new row on
+#'   its own, so the result is `identical()` to the one call, whatever the
+#'   chunk size (row names and the per-row attributes such as `snapped`,
+#'   `far`, `fallback` or `certified` included).
+#' * `parallel = TRUE`: the chunks are sent to
+#'   [future.apply::future_lapply()] under the [future::plan()] the user has
+#'   set (`multisession` on one machine, `cluster` over several machines,
+#'   a scheduler through `future.batchtools`); the package never chooses the
+#'   backend. The result is `identical()` to the serial call.
+#'
+#' @details
+#' **Shipping the model once per worker.** Before the chunks are sent, the
+#' model (the fit; for a generic rule the out-of-sample map, which holds the
+#' training data it needs) is sent to every worker once, with one small
+#' future per worker, and kept there in a one-entry cache under a key unique
+#' to the call. The chunk futures then carry only their rows and that key. A
+#' worker that does not hold the model (a backend without persistent
+#' workers, such as a batch scheduler, or two set-up futures landing on the
+#' same worker) reports it, and its chunks are sent again together with the
+#' model, so the result never depends on where the futures ran. The cache
+#' entry is replaced by the next parallel call; `verbose = TRUE` reports how
+#' many times the model was sent.
+#'
+#' **Threads.** Inside a worker the compiled code uses
+#' `getOption("manifoldOOS.worker_threads", 1)` threads, so that `W`
+#' workers on `W` cores do not each start one thread per core
+#' (oversubscription). Set that option in the calling session (it is
+#' passed to the workers) to use more threads per worker, for example with
+#' one worker per machine. Results do not depend on the number of threads.
+#'
+#' **Memory.** With `chunk_size` set, the calling process holds `newdata`,
+#' the result and one chunk; a worker holds the model, one chunk and its
+#' result. For inputs that do not fit in memory use [predict_file()], which
+#' reads and writes in blocks.
+#'
+#' `future` and `future.apply` are suggested packages: `parallel = TRUE`
+#' stops with an error of class `manifoldOOS_missing_package` when they
+#' are not installed.
+#' @name manifoldOOS-chunked
+#' @examples
+#' roll <- swiss_roll(600, seed = 1)
+#' fit <- laplacian_eigenmaps(roll$x[1:400, ], ndim = 2, k = 10)
+#' a <- predict(fit, roll$x[401:600, ])
+#' b <- predict(fit, roll$x[401:600, ], chunk_size = 64)
+#' identical(a, b)
+#' if (requireNamespace("future.apply", quietly = TRUE)) {
+#'   # sequential plan: the same code a cluster would run, in this process
+#'   old <- future::plan(future::sequential)
+#'   p <- predict(fit, roll$x[401:600, ], chunk_size = 64, parallel = TRUE)
+#'   print(identical(a, p))
+#'   future::plan(old)
+#' }
+NULL
+
+# Attributes a prediction may carry with one value per row (combined across
+# chunks by concatenation); every other attribute must be the same for all
+# chunks.
+per_row_attributes <- c("fallback", "certified", "far", "snapped", "labels", "confidence")
+
+check_chunk_size <- function(chunk_size, arg = "chunk_size") {
+  if (is.null(chunk_size)) return(NULL)
+  cs <- check_number(chunk_size, arg, lower = 1, integer = TRUE)
+  if (cs > .Machine$integer.max) abort_input(arg, "must be at most 2^31 - 1.")
+  as.integer(cs)
+}
+
+# Row ranges (list of integer vectors) of m rows in blocks of `size`.
+chunk_rows <- function(m, size) {
+  if (is.null(size) || size >= m) return(list(seq_len(m)))
+  starts <- seq.int(1L, m, by = size)
+  lapply(starts, function(s) s:min(m, s + size - 1L))
+}
+
+# Apply fun(model, x[rows, ], ...) over the chunks of x (serially or on the
+# future plan) and assemble one matrix with the per-row attributes combined.
+# `fun` must be a function of the package namespace (it is sent to workers by
+# reference) that treats rows independently.
+run_chunked <- function(model, x, fun, args = list(), chunk_size = NULL, parallel = FALSE,
+                        verbose = FALSE, label = "predict") {
+  rows <- chunk_rows(nrow(x), chunk_size)
+  blocks <- lapply(rows, function(r) x[r, , drop = FALSE])
+  parts <- if (parallel) {
+    parallel_chunks(model, blocks, fun, args, verbose = verbose, label = label)
+  } else {
+    lapply(blocks, function(b) do.call(fun, c(list(model, b), args)))
+  }
+  combine_chunks(parts, rows, nrow(x))
+}
+
+# Serial chunk loop used when the data arrive block by block (predict_file):
+# the same assembly as run_chunked() for one block.
+combine_chunks <- function(parts, rows, m) {
+  if (length(parts) == 1L) return(parts[[1L]])
+  first <- parts[[1L]]
+  y <- matrix(0, m, ncol(first))
+  for (i in seq_along(parts)) {
+    y[rows[[i]], ] <- parts[[i]]
+  }
+  keep <- setdiff(names(attributes(first)), c("dim", "dimnames"))
+  for (nm in keep) {
+    vals <- lapply(parts, attr, which = nm, exact = TRUE)
+    attr(y, nm) <- if (nm %in% per_row_attributes) {
+      do.call(c, vals)
+    } else {
+      same <- vapply(vals, identical, NA, vals[[1L]])
+      if (!all(same)) {
+        abort_numerical(sprintf("internal error: attribute \"%s\" differs between chunks.", nm))
+      }
+      vals[[1L]]
+    }
+  }
+  y
+}
+
+# ---- future backend ---------------------------------------------------------
+
+require_future <- function() {
+  missing <- c("future", "future.apply")[!vapply(c("future", "future.apply"), requireNamespace,
+                                                   NA, quietly = TRUE)]
+  if (length(missing)) {
+    stop(structure(
+      class = c("manifoldOOS_missing_package", "manifoldOOS_input_error", "manifoldOOS_error",
+                "error", "condition"),
+      list(message = sprintf(paste0("`parallel` = TRUE needs the package%s %s (install.packages(c(%s)) ",
+                                    "or the Debian packages r-cran-future and r-cran-future.apply)."),
+                             if (length(missing) > 1L) "s" else "",
+                             paste(sprintf("'%s'", missing), collapse = " and "),
+                             paste(sprintf("\"%s\"", missing), collapse = ", ")),
+           call = NULL, arg = "parallel", packages = missing)))
+  }
+  invisible(TRUE)
+}
+
+# Worker-side one-entry cache of the model of the current parallel call.
+worker_cache <- new.env(parent = emptyenv())
+# Calling-side count of how often a model was sent (read by tests and bench).
+ship_log <- new.env(parent = emptyenv())
+ship_log$sent <- 0L
+
+worker_install <- function(i, key, model) {
+  worker_cache$key <- key
+  worker_cache$model <- model
+  paste(Sys.info()[["nodename"]], Sys.getpid())
+}
+
+worker_threads <- function() {
+  getOption("manifoldOOS.worker_threads", 1L)
+}
+
+# One chunk on a worker: the model comes from the cache (model = NULL) or
+# with the future (a re-send). A cache miss returns a marker.
+worker_chunk <- function(block, key, fun, args, threads, model = NULL) {
+  if (is.null(model)) {
+    if (!identical(worker_cache$key, key)) return(structure(list(), class = "mo_cache_miss"))
+    model <- worker_cache$model
+  }
+  old <- options(manifoldOOS.threads = threads)
+  on.exit(options(old), add = TRUE)
+  do.call(fun, c(list(model, block), args))
+}
+
+# Send the model to every worker of the plan once; returns the session used
+# by parallel_run().
+parallel_open <- function(model, verbose = FALSE, label = "predict", max_workers = Inf) {
+  require_future()
+  threads <- check_threads(worker_threads(), "manifoldOOS.worker_threads")
+  key <- paste(Sys.getpid(), format(Sys.time(), "%OS6"),
+               paste(sample(c(letters, 0:9), 12, TRUE), collapse = ""))
+  nw <- max(1L, as.integer(future::nbrOfWorkers()))
+  nw <- as.integer(min(nw, max_workers))
+  t0 <- mo_progress(verbose, "%s: sending the model to %d worker(s) of the future plan", label, nw)
+  hosts <- future.apply::future_lapply(seq_len(nw), worker_install, key = key, model = model,
+                                       future.scheduling = Inf, future.seed = NULL)
+  ship_log$sent <- ship_log$sent + nw
+  mo_progress(verbose, "%s: model held by %d distinct worker(s)", label,
+              length(unique(unlist(hosts))), start = t0)
+  list(key = key, model = model, threads = threads, n_workers = nw, label = label)
+}
+
+# Run fun(model, block, args...) for every block on the workers of a session.
+parallel_run <- function(session, blocks, fun, args, verbose = FALSE) {
+  key <- session$key
+  threads <- session$threads
+  parts <- future.apply::future_lapply(blocks, worker_chunk, key = key, fun = fun, args = args,
+                                       threads = threads, future.seed = NULL)
+  miss <- which(vapply(parts, inherits, NA, "mo_cache_miss"))
+  if (length(miss)) {
+    # those workers do not hold the model: it travels with each of these chunks
+    parts[miss] <- future.apply::future_lapply(blocks[miss], worker_chunk, key = key, fun = fun,
+                                               args = args, threads = threads,
+                                               model = session$model,
+                                               future.scheduling = Inf, future.seed = NULL)
+    ship_log$sent <- ship_log$sent + length(miss)
+    mo_progress(verbose, "%s: model re-sent with %d chunk(s)", session$label, length(miss))
+  }
+  parts
+}
+
+parallel_chunks <- function(model, blocks, fun, args, verbose = FALSE, label = "predict") {
+  session <- parallel_open(model, verbose = verbose, label = label, max_workers = length(blocks))
+  parallel_run(session, blocks, fun, args, verbose = verbose)
+}
