@@ -126,9 +126,10 @@ combine_chunks <- function(parts, rows, m) {
 
 # ---- future backend ---------------------------------------------------------
 
-require_future <- function() {
-  missing <- c("future", "future.apply")[!vapply(c("future", "future.apply"), requireNamespace,
-                                                   NA, quietly = TRUE)]
+# `installed` (a function of a package name) is replaceable for tests.
+require_future <- function(installed = function(p) requireNamespace(p, quietly = TRUE)) {
+  pkgs <- c("future", "future.apply")
+  missing <- pkgs[!vapply(pkgs, installed, NA)]
   if (length(missing)) {
     stop(structure(
       class = c("manifoldOOS_missing_package", "manifoldOOS_input_error", "manifoldOOS_error",
