@@ -109,6 +109,18 @@
     .Call(`_manifoldOOS_mo_knn_kernel`, kernel)
 }
 
+.mo_hnsw_build <- function(X, M, ef_construction, seed, n_threads) {
+    .Call(`_manifoldOOS_mo_hnsw_build`, X, M, ef_construction, seed, n_threads)
+}
+
+.mo_hnsw_search <- function(index, query, k, ef, n_threads) {
+    .Call(`_manifoldOOS_mo_hnsw_search`, index, query, k, ef, n_threads)
+}
+
+.mo_fingerprint <- function(X) {
+    .Call(`_manifoldOOS_mo_fingerprint`, X)
+}
+
 .mo_kpca_fit <- function(X, ndim, kernel, sigma, gamma, coef0, degree, opts) {
     .Call(`_manifoldOOS_mo_kpca_fit`, X, ndim, kernel, sigma, gamma, coef0, degree, opts)
 }

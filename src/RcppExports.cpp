@@ -391,6 +391,47 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_hnsw_build
+SEXP mo_hnsw_build(const Rcpp::NumericMatrix& X, int M, int ef_construction, double seed, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_hnsw_build(SEXP XSEXP, SEXP MSEXP, SEXP ef_constructionSEXP, SEXP seedSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type ef_construction(ef_constructionSEXP);
+    Rcpp::traits::input_parameter< double >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_hnsw_build(X, M, ef_construction, seed, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_hnsw_search
+Rcpp::List mo_hnsw_search(SEXP index, SEXP query, int k, int ef, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_hnsw_search(SEXP indexSEXP, SEXP querySEXP, SEXP kSEXP, SEXP efSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type index(indexSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type query(querySEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type ef(efSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_hnsw_search(index, query, k, ef, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_fingerprint
+std::string mo_fingerprint(const Rcpp::NumericMatrix& X);
+RcppExport SEXP _manifoldOOS_mo_fingerprint(SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_fingerprint(X));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_kpca_fit
 Rcpp::List mo_kpca_fit(const arma::mat& X, int ndim, std::string kernel, double sigma, double gamma, double coef0, double degree, Rcpp::List opts);
 RcppExport SEXP _manifoldOOS_mo_kpca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP optsSEXP) {
@@ -1422,6 +1463,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
+    {"_manifoldOOS_mo_hnsw_build", (DL_FUNC) &_manifoldOOS_mo_hnsw_build, 5},
+    {"_manifoldOOS_mo_hnsw_search", (DL_FUNC) &_manifoldOOS_mo_hnsw_search, 5},
+    {"_manifoldOOS_mo_fingerprint", (DL_FUNC) &_manifoldOOS_mo_fingerprint, 1},
     {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},
     {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 11},
     {"_manifoldOOS_mo_mds_fit", (DL_FUNC) &_manifoldOOS_mo_mds_fit, 3},
