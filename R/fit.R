@@ -127,8 +127,12 @@ fit_prediction_plan <- function(object, method, native, X = NULL, ..., verbose =
 }
 
 # One chunk of a native rule (called in this process or on a worker).
+# The neighbour searches use the method recorded by the fit (exact for fits
+# that record none).
 predict_native_rows <- function(object, x, method, dots) {
-  y <- do.call(predict_native, c(list(object, x, method = method), dots))
+  knn_method <- object$params$knn_method
+  y <- with_knn_method(if (is.null(knn_method)) "exact" else knn_method,
+                       do.call(predict_native, c(list(object, x, method = method), dots)))
   as.matrix(y)
 }
 
@@ -158,7 +162,12 @@ generic_map <- function(object, method, X = NULL, ..., verbose = FALSE) {
   if (nrow(X) != object$n) {
     abort_input("X", sprintf("must be the training data (%d rows); it has %d.", object$n, nrow(X)))
   }
-  oos_map(X, object$embedding, method = method, ..., verbose = verbose)
+  dots <- list(...)
+  if (is.null(dots$knn_method)) {
+    # the neighbour search the fit used
+    dots$knn_method <- if (is.null(object$params$knn_method)) "exact" else object$params$knn_method
+  }
+  do.call(oos_map, c(list(X, object$embedding, method = method), dots, list(verbose = verbose)))
 }
 
 # Internal generic: each method class implements its native rules.

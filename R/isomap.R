@@ -113,10 +113,12 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    landmark_method = c("maxmin", "random"), normalize = TRUE,
                    on_disconnected = c("connect", "error"), connect = c("mst", "all_pairs"),
                    eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
+                   knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)
@@ -172,7 +174,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
   }
   graph_info <- list(n_components = g$initial_components$n_components,
                      added_edges = g$added_edges)
-  params <- list(k = k)
+  params <- list(knn_method = knn_method, k = k)
   if (!full) {
     params$landmarks <- length(m$landmarks)
     params$landmark_method <- if (is.null(lm$method)) "given" else lm$method

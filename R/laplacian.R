@@ -87,10 +87,12 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 laplacian = c("generalized", "symmetric", "unnormalized"),
                                 on_disconnected = c("error", "connect"),
                                 eigen_solver = c("auto", "dense", "sparse"),
+                                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
@@ -162,7 +164,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   mo_progress(verbose, "Laplacian eigenmaps: done", start = t0)
   new_manifold_fit(
     class = "manifold_le", method = "Laplacian eigenmaps", embedding = m$Y, X = X,
-    params = list(graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
+    params = list(knn_method = knn_method, graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
                   laplacian = laplacian),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "nystrom", oos_available = c("nystrom", "lvm"),

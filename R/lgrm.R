@@ -156,9 +156,11 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
                  sigma = "median", local = c("lgrm", "le", "lle", "ltsa"), landmarks = NULL,
                  degree = 2, coef0 = 1, gamma_local = gamma, gamma_global = gamma, le_t = NULL,
                  lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   k <- check_k(k, n + 1L, min = 2L)
@@ -253,7 +255,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
   tr <- if (is.null(landmarks)) sqrt(mean(m$train_residual^2)) else NA_real_
   new_manifold_fit(
     class = "manifold_lgrm", method = "LGRM", embedding = m$Y, X = X,
-    params = list(k = k, p = p, gamma = gamma, mu = mu,
+    params = list(knn_method = knn_method, k = k, p = p, gamma = gamma, mu = mu,
                   kernel = if (ks$type == "function") "function" else ks$type,
                   sigma = ks$sigma17, local = if (user_local) "user" else local,
                   landmarks = if (is.null(lm_idx)) NULL else length(lm_idx)),

@@ -80,10 +80,12 @@
 #' plot(fit, color = roll$color[1:500])
 lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_cov"),
                 eigen_solver = c("auto", "dense", "sparse"),
+                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   k <- check_k(k, n)
@@ -107,7 +109,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   Y <- apply_scaling(m$Y, scaling)
   new_manifold_fit(
     class = "manifold_lle", method = "LLE", embedding = Y, X = X,
-    params = list(k = k, reg = reg, scaling = scaling),
+    params = list(knn_method = knn_method, k = k, reg = reg, scaling = scaling),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "reconstruction", oos_available = c("reconstruction", "nystrom"),
     fit_time = res$time, call = call,

@@ -161,10 +161,12 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L,
                  init = c("auto", "kmeans++", "random"), lloyd_iter = 0L,
                  n_candidates = 16L, goose_k = 10L, n_threads = default_threads(),
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   p <- ncol(X)
   if (p < 2L) abort_input("X", "must have at least 2 columns (PLML needs ndim < ncol(X)).")
@@ -229,7 +231,7 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
   new_manifold_fit(
     class = "manifold_plml", method = if (variant == "pp") "PLML" else "PLML (IHM)",
     embedding = m$Y, X = X,
-    params = list(k = k, variant = variant, cluster = cluster, topology = topology,
+    params = list(knn_method = knn_method, k = k, variant = variant, cluster = cluster, topology = topology,
                   backalign = backalign, h = h, root = m$root, seed = seed, mst_knn = mst_knn,
                   init = init),
     oos_default = "goose", oos_available = c("goose", "model"),
