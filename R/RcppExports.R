@@ -89,6 +89,10 @@
     .Call(`_manifoldOOS_mo_isomap_project`, X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
 }
 
+.mo_isomap_project_nb <- function(X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads) {
+    .Call(`_manifoldOOS_mo_isomap_project_nb`, X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
+}
+
 .mo_kernel_cross <- function(A, B, type, sigma, gamma, coef0, degree) {
     .Call(`_manifoldOOS_mo_kernel_cross`, A, B, type, sigma, gamma, coef0, degree)
 }

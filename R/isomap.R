@@ -234,12 +234,20 @@ predict_native.manifold_isomap <- function(object, x, method, snap = TRUE, ...) 
   rule <- if (method == "triangulation") "triangulation" else "nystrom"
   coords <- if (is.null(object$landmarks)) unname(object$embedding) else object$landmark_coords
   empty <- matrix(0, 0, 0)
+  center <- if (is.null(object$center)) numeric(0) else object$center
+  rotation <- if (is.null(object$rotation)) empty else object$rotation
+  if (identical(object$params$knn_method, "hnsw")) {
+    # the fit's approximate search (the neighbour lists come from knn())
+    nb <- knn(object$x_train, object$k, query = unname_matrix(x), method = "hnsw")
+    return(core(.mo_isomap_project_nb(object$x_train, unname_matrix(x), nb$idx, unname(nb$dist),
+                                      object$geodesics, object$lsharp, coords, object$eigenvalues,
+                                      object$mu, object$grand_mean, rule, unname(object$embedding),
+                                      snap, center, rotation, default_threads())))
+  }
   core(.mo_isomap_project(object$x_train, unname_matrix(x), object$k, object$geodesics,
                           object$lsharp, coords, object$eigenvalues, object$mu,
                           object$grand_mean, rule, unname(object$embedding), snap,
-                          if (is.null(object$center)) numeric(0) else object$center,
-                          if (is.null(object$rotation)) empty else object$rotation,
-                          default_threads()))
+                          center, rotation, default_threads()))
 }
 
 #' @export

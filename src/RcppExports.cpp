@@ -321,6 +321,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_isomap_project_nb
+arma::mat mo_isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const arma::imat& idx, const arma::mat& dist, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_project_nb(SEXP XSEXP, SEXP XnewSEXP, SEXP idxSEXP, SEXP distSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx(idxSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y_train(Y_trainSEXP);
+    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_project_nb(X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_kernel_cross
 arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string type, double sigma, double gamma, double coef0, double degree);
 RcppExport SEXP _manifoldOOS_mo_kernel_cross(SEXP ASEXP, SEXP BSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP gammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP) {
@@ -1458,6 +1484,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
     {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
     {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 15},
+    {"_manifoldOOS_mo_isomap_project_nb", (DL_FUNC) &_manifoldOOS_mo_isomap_project_nb, 16},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
