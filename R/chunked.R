@@ -126,22 +126,30 @@ combine_chunks <- function(parts, rows, m) {
 
 # ---- future backend ---------------------------------------------------------
 
+# Stop with class manifoldOOS_missing_package unless the suggested packages
+# `pkgs` are installed; `what` says what needs them, `arg` is blamed.
 # `installed` (a function of a package name) is replaceable for tests.
-require_future <- function(installed = function(p) requireNamespace(p, quietly = TRUE)) {
-  pkgs <- c("future", "future.apply")
+require_packages <- function(pkgs, what, arg,
+                             installed = function(p) requireNamespace(p, quietly = TRUE)) {
   missing <- pkgs[!vapply(pkgs, installed, NA)]
   if (length(missing)) {
     stop(structure(
       class = c("manifoldOOS_missing_package", "manifoldOOS_input_error", "manifoldOOS_error",
                 "error", "condition"),
-      list(message = sprintf(paste0("`parallel` = TRUE needs the package%s %s (install.packages(c(%s)) ",
-                                    "or the Debian packages r-cran-future and r-cran-future.apply)."),
-                             if (length(missing) > 1L) "s" else "",
+      list(message = sprintf(paste0("%s needs the package%s %s (install.packages(c(%s)) ",
+                                    "or the Debian package%s %s)."),
+                             what, if (length(missing) > 1L) "s" else "",
                              paste(sprintf("'%s'", missing), collapse = " and "),
-                             paste(sprintf("\"%s\"", missing), collapse = ", ")),
-           call = NULL, arg = "parallel", packages = missing)))
+                             paste(sprintf("\"%s\"", missing), collapse = ", "),
+                             if (length(missing) > 1L) "s" else "",
+                             paste(sprintf("r-cran-%s", tolower(missing)), collapse = " and ")),
+           call = NULL, arg = arg, packages = missing)))
   }
   invisible(TRUE)
+}
+
+require_future <- function(installed = function(p) requireNamespace(p, quietly = TRUE)) {
+  require_packages(c("future", "future.apply"), "`parallel` = TRUE", "parallel", installed)
 }
 
 # Worker-side one-entry cache of the model of the current parallel call.

@@ -84,6 +84,10 @@
 #'   reproducible without changing the caller's random number stream.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_isomap`. Besides the common
 #'   fields it stores the training data `x_train`, `k`, `geodesics` (the
 #'   \eqn{n \times n} geodesic matrix, or the \eqn{m \times n} landmark

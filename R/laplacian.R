@@ -68,6 +68,10 @@
 #' @param on_disconnected `"error"` (default) or `"connect"` (join the
 #'   components by the edges of a minimum spanning tree over them, with a
 #'   warning; see [neighbour_graph()]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_le`, with the training data
 #'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
 #'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees

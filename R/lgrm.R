@@ -134,6 +134,10 @@
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param seed Seed for the landmark sample (`NULL`: current stream).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lgrm` with, besides the
 #'   common fields, `basis` (the training rows, or the landmarks), `beta`,
 #'   `c`, `kernel` (its specification; `params$sigma` is the eq. 17 width),

@@ -187,6 +187,10 @@ lp_ridge_note <- function(res, method) {
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lpp` (and
 #'   `manifold_linear`) with `center`, `rotation` (the \eqn{p \times}
 #'   `ndim` matrix \eqn{A}), `eigenvalues` (\eqn{\lambda}, ascending) and
@@ -269,6 +273,10 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #'
 #' @inheritParams lpp
 #' @param type `"cai"` or `"trace"`.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_olpp` (and
 #'   `manifold_linear`); see [lpp()].
 #' @export
@@ -367,6 +375,10 @@ lle_cost <- function(X, k, reg) {
 #' @inheritParams lpp
 #' @param k Number of neighbours for the reconstruction weights.
 #' @param reg Regulariser of the local Gram matrices (relative to their trace).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_npe` (and
 #'   `manifold_linear`); see [lpp()].
 #' @seealso [onpp()] for the orthogonal variant.
@@ -407,6 +419,10 @@ npp <- npe
 #' directions of \eqn{X_c} would have eigenvalue 0.
 #'
 #' @inheritParams npe
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_onpp` (and
 #'   `manifold_linear`); see [lpp()].
 #' @export

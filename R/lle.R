@@ -66,6 +66,10 @@
 #' @param eigen_solver `"auto"`, `"dense"` or `"sparse"` (see Details).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lle`, with the training data
 #'   (`X_train`), `k`, `reg`, the eigenvalues (the dropped trivial one first),
 #'   `n_duplicates` and `solver` (eigen-solver diagnostics).

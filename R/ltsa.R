@@ -37,6 +37,10 @@
 #' @param reg Regulariser of the reconstruction weights used by `predict()`.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_ltsa`, with the training
 #'   data (`X_train`), `k`, `include_self`, `reg`, the eigenvalues (the
 #'   dropped trivial one first), `n_duplicates`, `n_rank_deficient` and

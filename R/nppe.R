@@ -105,6 +105,10 @@ format_bytes <- function(b) {
 #' @param n_threads Threads for the features (results do not depend on it);
 #'   `predict(fit, newdata, n_threads = )` sets those of the map (default
 #'   `getOption("manifoldOOS.threads")`).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_nppe` with the training
 #'   embedding and exactly what the map needs: `coefficients` (\eqn{V},
 #'   \eqn{q \times} `ndim`), `center` and `scale` (\eqn{\mu}, \eqn{s} of the
@@ -251,6 +255,10 @@ nppe_terms <- function(fit) {
 #' @param eigen_solver Eigen-solver of the LLE step (see [lle()]); the sparse
 #'   shift-invert solver is the default here because it is much faster than a
 #'   dense decomposition for the training sizes of the comparison.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_ke_lle` (method label
 #'   `"KE (stand-in)"`), storing the kernel map (and hence the training data).
 #' @seealso [nppe()].

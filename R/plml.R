@@ -124,6 +124,10 @@
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]). The compiled fit runs as one stage; its
 #'   clustering iterations, models and walk are reported when it ends.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_plml`. Besides the common
 #'   fields: `X_train`, `labels` (model of every point), `n_models`,
 #'   `centres` (`n_models x p`), `bases` (`p x ndim x n_models`), `maps`

@@ -129,6 +129,10 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #'   `"mean_pairwise"`.
 #' @param degree,gamma,coef0 Polynomial kernel \eqn{(\gamma a^\top b + c_0)^{d}}.
 #' @param intercept Unpenalised bias in the regression (default `TRUE`).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_sr` (and
 #'   `manifold_sr_linear` with `center`, `rotation`, `y_mean`, or
 #'   `manifold_sr_kernel` with the training data, kernel specification,
@@ -186,6 +190,10 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
 #' @inheritParams spectral_regression
 #' @param kernel `"rbf"` (default) or `"polynomial"`.
 #' @param ridge Relative ridge \eqn{\delta / \mathrm{mean}(\mathrm{diag}\,K)}.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_klpp` (and
 #'   `manifold_sr_kernel`); see [spectral_regression()].
 #' @export
