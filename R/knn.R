@@ -31,7 +31,7 @@
 #' search's for the same pair) and lists are sorted by (distance, index). A
 #' query for which the graph yields fewer than `k` candidates is answered
 #' exactly. `hnsw_args` sets `M` (links per node, default 16),
-#' `ef_construction` (default 200), `ef` (search list, default
+#' `ef_construction` (default 100), `ef` (search list, default
 #' `max(64, k + 1)`; larger is slower and more accurate) and `seed`
 #' (default 42).
 #'
@@ -169,7 +169,7 @@ check_hnsw_args <- function(args, arg = "hnsw_args") {
   if (length(args) && (is.null(names(args)) || any(!nzchar(names(args))) || length(bad))) {
     abort_input(arg, sprintf("may only have the named elements %s.", paste(known, collapse = ", ")))
   }
-  out <- list(M = 16L, ef_construction = 200L, ef = NULL, seed = 42L)
+  out <- list(M = 16L, ef_construction = 100L, ef = NULL, seed = 42L)
   if (!is.null(args$M)) out$M <- as.integer(check_number(args$M, sprintf("%s$M", arg), lower = 2,
                                                          upper = 1000, integer = TRUE))
   if (!is.null(args$ef_construction)) {
