@@ -83,45 +83,63 @@ chunk_rows <- function(m, size) {
   lapply(starts, function(s) s:min(m, s + size - 1L))
 }
 
-# Apply fun(model, x[rows, ], ...) over the chunks of x (serially or on the
-# future plan) and assemble one matrix with the per-row attributes combined.
-# `fun` must be a function of the package namespace (it is sent to workers by
-# reference) that treats rows independently.
+# Apply fun(model, x[rows, ], ...) over the chunks of x (serially, or on the
+# future plan one round of one chunk per worker at a time) and assemble one
+# matrix with the per-row attributes combined. Only the chunks of the
+# current round are copied out of x. `fun` must be a function of the
+# package namespace (it is sent to workers by reference) that treats rows
+# independently.
 run_chunked <- function(model, x, fun, args = list(), chunk_size = NULL, parallel = FALSE,
                         verbose = FALSE, label = "predict") {
   rows <- chunk_rows(nrow(x), chunk_size)
-  blocks <- lapply(rows, function(r) x[r, , drop = FALSE])
-  parts <- if (parallel) {
-    parallel_chunks(model, blocks, fun, args, verbose = verbose, label = label)
+  if (length(rows) == 1L && !parallel) return(do.call(fun, c(list(model, x), args)))
+  session <- if (parallel) {
+    parallel_open(model, verbose = verbose, label = label, max_workers = length(rows))
   } else {
-    lapply(blocks, function(b) do.call(fun, c(list(model, b), args)))
+    NULL
   }
-  combine_chunks(parts, rows, nrow(x))
+  per_round <- if (parallel) session$n_workers else 1L
+  acc <- chunk_accumulator(nrow(x))
+  for (start in seq.int(1L, length(rows), by = per_round)) {
+    ids <- start:min(length(rows), start + per_round - 1L)
+    blocks <- lapply(rows[ids], function(r) x[r, , drop = FALSE])
+    parts <- if (parallel) {
+      parallel_run(session, blocks, fun, args, verbose = verbose)
+    } else {
+      list(do.call(fun, c(list(model, blocks[[1L]]), args)))
+    }
+    for (i in seq_along(ids)) acc$add(parts[[i]], rows[[ids[i]]])
+  }
+  acc$result()
 }
 
-# Serial chunk loop used when the data arrive block by block (predict_file):
-# the same assembly as run_chunked() for one block.
-combine_chunks <- function(parts, rows, m) {
-  if (length(parts) == 1L) return(parts[[1L]])
-  first <- parts[[1L]]
-  y <- matrix(0, m, ncol(first))
-  for (i in seq_along(parts)) {
-    y[rows[[i]], ] <- parts[[i]]
-  }
-  keep <- setdiff(names(attributes(first)), c("dim", "dimnames"))
-  for (nm in keep) {
-    vals <- lapply(parts, attr, which = nm, exact = TRUE)
-    attr(y, nm) <- if (nm %in% per_row_attributes) {
-      do.call(c, vals)
-    } else {
-      same <- vapply(vals, identical, NA, vals[[1L]])
-      if (!all(same)) {
-        abort_numerical(sprintf("internal error: attribute \"%s\" differs between chunks.", nm))
+# Collects chunk results into one m-row matrix: coordinates in place, per-row
+# attributes by concatenation (in row order), other attributes checked to be
+# the same in every chunk.
+chunk_accumulator <- function(m) {
+  y <- NULL
+  per_row <- list()
+  fixed <- list()
+  list(
+    add = function(part, rows) {
+      if (is.null(y)) y <<- matrix(0, m, ncol(part))
+      y[rows, ] <<- part
+      at <- attributes(part)
+      for (nm in setdiff(names(at), c("dim", "dimnames"))) {
+        if (nm %in% per_row_attributes) {
+          per_row[[nm]] <<- c(per_row[[nm]], list(at[[nm]]))
+        } else if (is.null(fixed[[nm]])) {
+          fixed[[nm]] <<- list(at[[nm]])
+        } else if (!identical(fixed[[nm]][[1L]], at[[nm]])) {
+          abort_numerical(sprintf("internal error: attribute \"%s\" differs between chunks.", nm))
+        }
       }
-      vals[[1L]]
-    }
-  }
-  y
+    },
+    result = function() {
+      for (nm in names(fixed)) attr(y, nm) <- fixed[[nm]][[1L]]
+      for (nm in names(per_row)) attr(y, nm) <- do.call(c, per_row[[nm]])
+      y
+    })
 }
 
 # ---- future backend ---------------------------------------------------------
@@ -217,7 +235,3 @@ parallel_run <- function(session, blocks, fun, args, verbose = FALSE) {
   parts
 }
 
-parallel_chunks <- function(model, blocks, fun, args, verbose = FALSE, label = "predict") {
-  session <- parallel_open(model, verbose = verbose, label = label, max_workers = length(blocks))
-  parallel_run(session, blocks, fun, args, verbose = verbose)
-}

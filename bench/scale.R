@@ -21,8 +21,8 @@ if (big) knn_ns <- sort(unique(c(knn_ns, 1e6)))
 p <- 50L
 reduced <- n_rows < 1e7
 cat(sprintf("  predict: %s rows x %d features, chunk_size %s, fits on %s rows%s\n",
-            format(n_rows, big.mark = ","), p, format(chunk, big.mark = ","),
-            format(n_fit, big.mark = ","),
+            format(n_rows, big.mark = ",", scientific = FALSE), p, format(chunk, big.mark = ",", scientific = FALSE),
+            format(n_fit, big.mark = ",", scientific = FALSE),
             if (reduced) "  ** REDUCED SIZE (issue: 10^7 rows) **" else ""))
 
 work <- tempfile("scale-bench-")
@@ -128,7 +128,7 @@ local({
   x <- readRDS(file.path(work, "x.rds"))
   data.table::fwrite(as.data.frame(x), csv)
 })
-cat(sprintf("  input: %s rows, %.0f MB\n", format(n_rows, big.mark = ","), file.size(csv) / 2^20))
+cat(sprintf("  input: %s rows, %.0f MB\n", format(n_rows, big.mark = ",", scientific = FALSE), file.size(csv) / 2^20))
 file_case <- function(mode) {
   setup <- if (mode == "two_workers") "future::plan(future::multisession, workers = 2)" else "options(manifoldOOS.threads = 2L)"
   par <- if (mode == "two_workers") "TRUE" else "FALSE"
