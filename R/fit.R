@@ -107,9 +107,11 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
                     method, if (native) "native" else "generic map built from the training data")
   if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))
   plan <- fit_prediction_plan(object, method, native, X, ..., verbose = verbose)
+  t1 <- if (!native) mo_progress(verbose, "predict(oos_map \"%s\"): %d new points", method, nrow(x))
   y <- run_chunked(plan$model, x, plan$fun, plan$args, chunk_size = chunk_size,
                    parallel = parallel, verbose = verbose,
                    label = sprintf("predict(%s fit)", object$method))
+  if (!native) mo_progress(verbose, "predict(oos_map \"%s\"): done", method, start = t1)
   mo_progress(verbose, "predict(%s fit): done", object$method, start = t0)
   dimnames(y) <- list(rownames(x), colnames(object$embedding))
   y
