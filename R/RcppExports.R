@@ -29,10 +29,6 @@
     .Call(`_manifoldOOS_mo_eigs_dense_top_matfree`, K, m, center, opts)
 }
 
-.mo_spectra_api <- function() {
-    .Call(`_manifoldOOS_mo_spectra_api`)
-}
-
 .mo_knn_graph <- function(idx, dist, n, symmetrize, weights, sigma) {
     .Call(`_manifoldOOS_mo_knn_graph`, idx, dist, n, symmetrize, weights, sigma)
 }
@@ -95,10 +91,6 @@
 
 .mo_kernel_cross <- function(A, B, type, sigma, gamma, coef0, degree) {
     .Call(`_manifoldOOS_mo_kernel_cross`, A, B, type, sigma, gamma, coef0, degree)
-}
-
-.mo_sq_dist_cross <- function(A, B) {
-    .Call(`_manifoldOOS_mo_sq_dist_cross`, A, B)
 }
 
 .mo_knn <- function(X, query, k, algorithm, n_threads) {
@@ -199,6 +191,10 @@
 
 .mo_lle_fit <- function(X, idx1, reg, q, opts, n_threads) {
     .Call(`_manifoldOOS_mo_lle_fit`, X, idx1, reg, q, opts, n_threads)
+}
+
+.mo_align_bottom <- function(M, q, opts) {
+    .Call(`_manifoldOOS_mo_align_bottom`, M, q, opts)
 }
 
 .mo_ltsa_fit <- function(X, nbhd1, q, opts, n_threads) {
@@ -307,10 +303,6 @@
 
 .mo_lvm_average <- function(Y, idx1, dist, sigma) {
     .Call(`_manifoldOOS_mo_lvm_average`, Y, idx1, dist, sigma)
-}
-
-.mo_supervised_graphs <- function(X, labels, beta, graph, kw, kb, wb_binary) {
-    .Call(`_manifoldOOS_mo_supervised_graphs`, X, labels, beta, graph, kw, kb, wb_binary)
 }
 
 .mo_sle_fit <- function(X, labels, d, mu, beta, graph, kw, kb, wb_binary, drop_trivial) {

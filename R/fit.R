@@ -26,10 +26,16 @@
 #'   arguments of [oos_map()], such as `k`).
 #' @param verbose Report the stages of the prediction with time-stamped
 #'   messages (see [manifoldOOS-progress]).
+#' @param novelty `TRUE` attaches novelty scores as `attr(y, "novelty")`:
+#'   one per row, above 1 for points farther from the training data than
+#'   almost all training points are from the rest (see [novelty_scores()];
+#'   needs the training data: stored in the fit or given as `X`). A list
+#'   gives arguments of [novelty_scores()] (`k`, `quantile`, `X`).
 #' @return `predict()` returns a numeric matrix with one row per row of
 #'   `newdata` (row names carried over) and one column per embedding
 #'   dimension. The same row gets the same coordinates whether it is
-#'   predicted alone or in a batch.
+#'   predicted alone or in a batch. With `novelty` it carries attribute
+#'   `novelty` (a numeric vector, one score per row).
 #' @name manifold_fit
 #' @examples
 #' roll <- swiss_roll(300, seed = 1)
@@ -40,6 +46,9 @@
 #' head(embedding(fit))
 #' # any generic out-of-sample rule, given the training data
 #' head(predict(fit, roll$x[201:300, ], method = "goose", X = roll$x[1:200, ]))
+#' # novelty scores (> 1: far from the training data); PCA needs the training data
+#' y <- predict(fit, rbind(roll$x[201:203, ], c(0, 60, 0)), novelty = list(X = roll$x[1:200, ]))
+#' attr(y, "novelty")
 NULL
 
 new_manifold_fit <- function(class, method, embedding, X, params = list(),
@@ -94,7 +103,8 @@ embedding.manifold_fit <- function(object, ...) object$embedding
 #' @export
 predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
                                  chunk_size = NULL, parallel = FALSE,
-                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
+                                 verbose = getOption("manifoldOOS.verbose", FALSE),
+                                 novelty = FALSE) {
   verbose <- check_verbose(verbose)
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")
@@ -114,6 +124,7 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
   if (!native) mo_progress(verbose, "predict(oos_map \"%s\"): done", method, start = t1)
   mo_progress(verbose, "predict(%s fit): done", object$method, start = t0)
   dimnames(y) <- list(rownames(x), colnames(object$embedding))
+  if (!isFALSE(novelty)) attr(y, "novelty") <- predict_novelty(object, x, novelty, X)
   y
 }
 

@@ -51,6 +51,47 @@
 #' points are reproduced only approximately (their neighbour set now contains
 #' themselves).
 #'
+#' **Variants** (`variant =`):
+#' * `"standard"`: Roweis & Saul's LLE as described above.
+#' * `"modified"` (Zhang & Wang 2006, MLLE): every point uses several
+#'   linearly independent weight vectors. With \eqn{Z_i} the differences
+#'   from \eqn{x_i} to its neighbours, \eqn{\lambda_1 \ge \lambda_2 \ge \dots}
+#'   the eigenvalues of \eqn{Z_i Z_i^\top} and
+#'   \eqn{\rho_i = \sum_{j > d} \lambda_j / \sum_{j \le d} \lambda_j}, the
+#'   size \eqn{s_i} of the "almost null" space of neighbourhood \eqn{i} is
+#'   the largest number of trailing eigenvalues whose sum, divided by the sum
+#'   of the others, stays below \eqn{\eta = \mathrm{median}_i\, \rho_i}
+#'   (at least 1). The \eqn{s_i} bottom eigenvectors \eqn{V_i}, a Householder
+#'   reflection \eqn{H_i} with \eqn{H_i V_i^\top 1 = \alpha_i 1}
+#'   (\eqn{\alpha_i = \|V_i^\top 1\| / \sqrt{s_i}}) and the regularised LLE
+#'   weights \eqn{w_i} (same `reg`) give the weight block
+#'   \eqn{W_i = V_i H_i + (1 - \alpha_i) w_i 1^\top} (columns summing to
+#'   one); \eqn{M = \sum_i \hat W_i \hat W_i^\top} with \eqn{\hat W_i} equal to
+#'   \eqn{W_i} on the neighbours and \eqn{-1} at \eqn{x_i}. This is the rule of
+#'   scikit-learn's `method = "modified"`, whose regulariser is fixed at
+#'   `reg = 1e-3` (the default here).
+#' * `"hessian"` (Donoho & Grimes 2003, Hessian eigenmaps): on each
+#'   neighbourhood (the `k` neighbours of \eqn{x_i}, without \eqn{x_i},
+#'   centred) the `ndim` leading left singular vectors \eqn{U} give local
+#'   tangent coordinates; the \eqn{d(d+1)/2} products \eqn{U_a U_b}
+#'   (\eqn{a \le b}), orthonormalised against the constant and \eqn{U},
+#'   estimate the tangent Hessian, and \eqn{M} sums the projectors onto their
+#'   span. The null space of \eqn{M} holds the constant and, for a manifold
+#'   isometric to a connected open subset of \eqn{R^d}, the isometric
+#'   coordinates. It needs \eqn{k \ge 1 + d + d(d+1)/2}; `reg` is not used by
+#'   the fit (only by `predict()`). Note that scikit-learn (1.2) computes a
+#'   full QR factorisation at this step, so that its `method = "hessian"`
+#'   projects onto the whole orthogonal complement of the constant and \eqn{U}
+#'   and its result equals its `method = "ltsa"` (here: [ltsa()] with
+#'   `include_self = FALSE`); this function keeps Donoho & Grimes' reduced
+#'   factorisation (the same as scikit-learn's code with an economy-size QR).
+#'
+#' The variants share the neighbour search, the connectivity check, the
+#' eigen-solver and trivial-vector rule of the standard variant, and the
+#' reconstruction out-of-sample rule (`"nystrom"` is specific to the
+#' standard variant: its kernel is built from the single weight vector of
+#' each point).
+#'
 #' **Bad input.** A disconnected neighbourhood graph (its `"or"`
 #' symmetrisation) is an error that names the smallest `k` connecting it.
 #' Duplicated rows are kept with a warning (the regulariser keeps the local
@@ -64,6 +105,8 @@
 #'   has unit Euclidean norm, as scikit-learn) or `"unit_cov"` (columns scaled
 #'   by \eqn{\sqrt{n}}, so that \eqn{Y^\top Y / n = I}, as the original code).
 #' @param eigen_solver `"auto"`, `"dense"` or `"sparse"` (see Details).
+#' @param variant `"standard"` (Roweis & Saul), `"modified"` (Zhang & Wang's
+#'   MLLE) or `"hessian"` (Donoho & Grimes' Hessian LLE); see Details.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
@@ -72,7 +115,10 @@
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lle`, with the training data
 #'   (`X_train`), `k`, `reg`, the eigenvalues (the dropped trivial one first),
-#'   `n_duplicates` and `solver` (eigen-solver diagnostics).
+#'   `n_duplicates`, `solver` (eigen-solver diagnostics) and `variant`;
+#'   a modified fit also stores the sizes \eqn{s_i} (`s_modified`), a Hessian
+#'   fit the number of neighbourhoods whose quadratic terms are rank deficient
+#'   (`n_rank_deficient`).
 #' @seealso [manifold_fit] for the methods of the returned object, [ltsa()],
 #'   [laplacian_eigenmaps()].
 #' @export
@@ -82,8 +128,16 @@
 #' fit
 #' y_new <- predict(fit, roll$x[501:600, ])
 #' plot(fit, color = roll$color[1:500])
+#' # Hessian and modified LLE recover the S-curve's isometric chart
+#' s <- s_curve(600)
+#' fit_h <- lle(s$x[1:500, ], ndim = 2, k = 10, variant = "hessian")
+#' affine_r2(embedding(fit_h), s$truth[1:500, ])
+#' affine_r2(embedding(lle(s$x[1:500, ], ndim = 2, k = 10)), s$truth[1:500, ])
+#' fit_m <- lle(s$x[1:500, ], ndim = 2, k = 10, variant = "modified")
+#' head(predict(fit_m, s$x[501:600, ]))
 lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_cov"),
                 eigen_solver = c("auto", "dense", "sparse"),
+                variant = c("standard", "modified", "hessian"),
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
@@ -96,6 +150,11 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   reg <- check_number(reg, "reg", lower = 0)
   scaling <- check_choice(scaling, c("unit_norm", "unit_cov"), "scaling")
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
+  variant <- check_choice(variant, c("standard", "modified", "hessian"), "variant")
+  if (variant != "standard") {
+    return(lle_variant(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call,
+                       knn_method = knn_method))
+  }
   threads <- default_threads()
   t0 <- mo_progress(verbose, "LLE: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
@@ -118,7 +177,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
     oos_default = "reconstruction", oos_available = c("reconstruction", "nystrom"),
     fit_time = res$time, call = call,
     X_train = X, k = k, reg = reg, scaling = scaling, n_duplicates = n_dup,
-    solver = solver_info(m)
+    solver = solver_info(m), variant = "standard"
   )
 }
 

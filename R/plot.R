@@ -35,6 +35,10 @@
 #' @param palette Function returning `n` colours for numeric `color`.
 #' @param main,xlab,ylab Titles.
 #' @param legend Draw a legend identifying training and predicted points.
+#' @param novelty Mark the new points whose novelty score exceeds 1 (see
+#'   [novelty_scores()]) with red crosses: `TRUE`, or a list of arguments of
+#'   [novelty_scores()] (for instance `list(X = X_train)` for a fit that does
+#'   not store its training data). Needs `newdata`.
 #' @param ... Further graphical parameters passed to [plot.default()].
 #' @return `x`, invisibly.
 #' @export
@@ -43,6 +47,9 @@
 #' fit <- pca(roll$x[1:300, ], ndim = 2)
 #' plot(fit, color = roll$color[1:300], newdata = roll$x[301:400, ],
 #'      new_color = roll$color[301:400])
+#' # mark new points far from the training data (novelty score > 1)
+#' off <- rbind(roll$x[301:330, ], roll$x[331:340, ] + 15)
+#' plot(fit, newdata = off, novelty = list(X = roll$x[1:300, ]))
 #' # image thumbnails: 12 x 12 images of a bar rotating through 180 degrees
 #' ang <- seq(0, pi, length.out = 120)[-120]
 #' grid <- expand.grid(r = seq(-1, 1, length.out = 12), c = seq(-1, 1, length.out = 12))
@@ -55,7 +62,7 @@ plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
                               n_images = 40L, image_size = 0.06,
                               palette = function(n) grDevices::hcl.colors(n, "viridis"),
                               main = NULL, xlab = NULL, ylab = NULL,
-                              legend = !is.null(newdata), ...) {
+                              legend = !is.null(newdata), novelty = FALSE, ...) {
   Y <- x$embedding
   if (!is.null(images)) {
     images <- as_thumbnail_images(images, image_dim, nrow(Y))
@@ -69,7 +76,11 @@ plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
     abort_input("dims", sprintf("must be distinct whole numbers in 1..%d.", ncol(Y)))
   }
   dims <- as.integer(dims)
-  Ynew <- if (!is.null(newdata)) predict(x, newdata, method = method) else NULL
+  if (is.null(newdata) && !isFALSE(novelty)) {
+    abort_input("novelty", "marks new points: give `newdata` as well.")
+  }
+  Ynew <- if (!is.null(newdata)) predict(x, newdata, method = method, novelty = novelty) else NULL
+  flagged <- if (!is.null(attr(Ynew, "novelty"))) attr(Ynew, "novelty") > 1 else NULL
   if (!is.null(color) && length(color) != nrow(Y)) {
     abort_input("color", sprintf("must have one value per training point (%d); it has %d.",
                                  nrow(Y), length(color)))
@@ -86,24 +97,41 @@ plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
     Yn1 <- if (!is.null(Ynew)) cbind(Ynew[, dims], 0) else NULL
     dims2 <- c(1L, 2L)
     scatter_2d(Y1, Yn1, cols, dims2, main, xlab %||% colnames(Y)[dims], ylab %||% "", ...)
+    mark_novel(Yn1, flagged, dims2)
   } else if (length(dims) == 2L) {
     scatter_2d(Y, Ynew, cols, dims, main, xlab %||% colnames(Y)[dims[1]],
                ylab %||% colnames(Y)[dims[2]], ...)
+    mark_novel(Ynew, flagged, dims)
     if (!is.null(images)) draw_thumbnails(Y[, dims], images, n_images, image_size)
   } else {
     all <- rbind(Y[, dims, drop = FALSE], if (!is.null(Ynew)) Ynew[, dims, drop = FALSE])
     pch <- c(rep(16, nrow(Y)), rep(2, if (is.null(Ynew)) 0 else nrow(Ynew)))
-    graphics::pairs(all, col = c(cols$train, cols$new), pch = pch, cex = 0.6, main = main, ...)
+    col <- c(cols$train, cols$new)
+    if (any(flagged)) {
+      pch[nrow(Y) + which(flagged)] <- 4
+      col <- rep_len(col, nrow(all))
+      col[nrow(Y) + which(flagged)] <- "red"
+    }
+    graphics::pairs(all, col = col, pch = pch, cex = 0.6, main = main, ...)
     return(invisible(x))
   }
   if (isTRUE(legend) && !is.null(Ynew)) {
-    graphics::legend("topright", legend = c("training", "predicted"), pch = c(16, 2),
-                     col = c("grey40", "black"), bg = "white", cex = 0.8)
+    nov <- any(flagged)
+    graphics::legend("topright", legend = c("training", "predicted", if (nov) "novel (score > 1)"),
+                     pch = c(16, 2, if (nov) 4), col = c("grey40", "black", if (nov) "red"),
+                     bg = "white", cex = 0.8)
   }
   invisible(x)
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# Red crosses over the predicted points flagged as novel.
+mark_novel <- function(Ynew, flagged, dims) {
+  if (is.null(flagged) || !any(flagged)) return(invisible())
+  graphics::points(Ynew[flagged, dims[1]], Ynew[flagged, dims[2]], pch = 4, col = "red",
+                   cex = 1.4, lwd = 2)
+}
 
 scatter_2d <- function(Y, Ynew, cols, dims, main, xlab, ylab, ...) {
   rng_x <- range(Y[, dims[1]], if (!is.null(Ynew)) Ynew[, dims[1]])

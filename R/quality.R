@@ -57,11 +57,22 @@ is_coranking <- function(x) {
 #' centred data (near-duplicates are recomputed exactly), so near-ties may
 #' rank differently from an exact computation at the level of rounding.
 #'
-#' @param X Data: numeric matrix or data frame, one row per point.
-#' @param Y Embedding of the same points: one row per point.
+#' @param X Data: numeric matrix or data frame, one row per point, or the
+#'   distances between the points (see `dist_input`).
+#' @param Y Embedding of the same points: one row per point, or their
+#'   distances (see `dist_input`).
 #' @param k Neighbourhood sizes `K` (a vector is allowed), each in
 #'   `[1, n - 2]`.
 #' @param n_threads Number of threads (0 = all available).
+#' @param dist_input Which inputs are distance matrices instead of
+#'   coordinates. `NULL` (default): a `dist` object (see [stats::dist()]) is
+#'   read as distances, anything else as coordinates; or a subset of
+#'   `c("X", "Y")` naming the arguments that hold square (`n x n`, symmetric,
+#'   zero diagonal) distance matrices. Ranks then come from the supplied
+#'   distances (any metric: geodesic, correlation, ...); the co-ranking matrix
+#'   is formed in full (`n - 1` at most `getOption("manifoldOOS.coranking_max_n",
+#'   10000)`), and results equal those from the coordinates whose Euclidean
+#'   distances are supplied.
 #' @return A numeric vector, one value per element of `k`.
 #' @references Venna, J. and Kaski, S. (2006) Local multidimensional scaling.
 #'   *Neural Networks* 19, 889--899.
@@ -75,17 +86,25 @@ is_coranking <- function(x) {
 #' continuity(X, X[, 1:2], k = c(5, 10))
 #' # a similarity transform of the data preserves every neighbourhood
 #' trustworthiness(X, 2 * X + 1, k = 10)
-trustworthiness <- function(X, Y, k = 10, n_threads = default_threads()) {
-  tc_measure(X, Y, k, n_threads, which = "T")
+#' # from distances: the same numbers
+#' trustworthiness(dist(X), X[, 1:2], k = c(5, 10))
+trustworthiness <- function(X, Y, k = 10, n_threads = default_threads(), dist_input = NULL) {
+  tc_measure(X, Y, k, n_threads, which = "T", dist_input = dist_input)
 }
 
 #' @rdname trustworthiness
 #' @export
-continuity <- function(X, Y, k = 10, n_threads = default_threads()) {
-  tc_measure(X, Y, k, n_threads, which = "C")
+continuity <- function(X, Y, k = 10, n_threads = default_threads(), dist_input = NULL) {
+  tc_measure(X, Y, k, n_threads, which = "C", dist_input = dist_input)
 }
 
-tc_measure <- function(X, Y, k, n_threads, which) {
+tc_measure <- function(X, Y, k, n_threads, which, dist_input = NULL) {
+  if (uses_distances(X, Y, dist_input)) {
+    Q <- coranking_from_distances(X, Y, dist_input)
+    n <- attr(Q, "n_points")
+    k <- check_k_vector(k, n)
+    return(tc_from_coranking(Q, k, which))
+  }
   d <- check_pair(X, Y)
   n <- nrow(d$X)
   k <- check_k_vector(k, n)
@@ -125,7 +144,15 @@ tc_measure <- function(X, Y, k, n_threads, which) {
 #' dim(Q)
 #' all(rowSums(Q) == 20)
 #' coranking(X, X[, 1:2], K_max = 3)
-coranking <- function(X, Y, K_max = NULL, n_threads = default_threads()) {
+coranking <- function(X, Y, K_max = NULL, n_threads = default_threads(), dist_input = NULL) {
+  if (uses_distances(X, Y, dist_input)) {
+    Q <- coranking_from_distances(X, Y, dist_input)
+    n <- attr(Q, "n_points")
+    if (is.null(K_max)) return(Q)
+    K_max <- check_number(K_max, "K_max", lower = 1, upper = n - 1, integer = TRUE)
+    return(structure(unclass(Q)[seq_len(K_max), seq_len(K_max), drop = FALSE], n_points = n,
+                     class = "mo_coranking"))
+  }
   d <- check_pair(X, Y)
   n <- nrow(d$X)
   n_threads <- check_threads(n_threads)
@@ -157,7 +184,12 @@ print.mo_coranking <- function(x, ...) {
 }
 
 # Q_NX(K), K = 1..K_max, from data or from a co-ranking matrix.
-qnx_curve <- function(X, Y, K_max, n_threads) {
+qnx_curve <- function(X, Y, K_max, n_threads, dist_input = NULL) {
+  if (!is.null(Y) && uses_distances(X, Y, dist_input)) {
+    Q <- coranking_from_distances(X, Y, dist_input)
+    if (is.null(K_max)) K_max <- min(attr(Q, "n_points") - 2L, 1000L)
+    return(qnx_curve(Q, NULL, K_max, n_threads))
+  }
   if (is.null(Y)) {
     if (!is_coranking(X)) {
       abort_input("Y", "is missing: give the embedding `Y`, or a co-ranking matrix as `X`.")
@@ -229,22 +261,22 @@ qnx_curve <- function(X, Y, K_max, n_threads) {
 #' # from a co-ranking matrix
 #' Q <- coranking(X, X[, 1:2], K_max = 50)
 #' all.equal(rnx(Q), r)
-rnx <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads()) {
-  q <- qnx_curve(X, Y, K_max, n_threads)
+rnx <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads(), dist_input = NULL) {
+  q <- qnx_curve(X, Y, K_max, n_threads, dist_input)
   K <- seq_along(q$qnx)
   ((q$n - 1) * q$qnx - K) / (q$n - 1 - K)
 }
 
 #' @rdname rnx
 #' @export
-lcmc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads()) {
-  q <- qnx_curve(X, Y, K_max, n_threads)
+lcmc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads(), dist_input = NULL) {
+  q <- qnx_curve(X, Y, K_max, n_threads, dist_input)
   q$qnx - seq_along(q$qnx) / (q$n - 1)
 }
 
 #' @rdname rnx
 #' @export
-rnx_auc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads()) {
+rnx_auc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads(), dist_input = NULL) {
   if (is.null(Y) && is.numeric(X) && is.null(dim(X)) && !is_coranking(X)) {
     r <- X
     if (length(r) < 1L || anyNA(r)) abort_input("X", "must be a non-empty R_NX curve without NA.")
@@ -253,7 +285,7 @@ rnx_auc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads()) {
       r <- r[seq_len(K_max)]
     }
   } else {
-    r <- rnx(X, Y, K_max = K_max, n_threads = n_threads)
+    r <- rnx(X, Y, K_max = K_max, n_threads = n_threads, dist_input = dist_input)
   }
   K <- seq_along(r)
   sum(r / K) / sum(1 / K)
@@ -282,6 +314,7 @@ rnx_auc <- function(X, Y = NULL, K_max = NULL, n_threads = default_threads()) {
 #'
 #' @inheritParams trustworthiness
 #' @param X Data (one row per point); may be `NULL` when `distances` is given.
+#' @param Y Embedding of the same points: one row per point.
 #' @param k Number of neighbours of the graph for the geodesic distances.
 #' @param pairs `"upper"` (default): every unordered pair once, no diagonal;
 #'   `"all"`: all `n^2` ordered pairs including the zero diagonal, which

@@ -60,12 +60,7 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
   if (inherits(x, "Matrix")) {
     x <- as.matrix(x)
   } else if (is.data.frame(x)) {
-    ok <- vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
-    if (!all(ok)) {
-      bad <- names(x)[!ok]
-      abort_input(arg, sprintf("must have only numeric columns; non-numeric: %s.",
-                               paste(utils::head(bad, 5), collapse = ", ")))
-    }
+    x <- numeric_columns(x, arg)
     rn <- attr(x, "row.names")
     x <- as.matrix(x)
     if (is.integer(rn)) rownames(x) <- NULL
@@ -104,6 +99,58 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
   }
   attr(x, "assign") <- NULL
   x
+}
+
+#' Data frames with non-numeric columns
+#'
+#' Every function that takes data (the fitting functions, [predict()], the
+#' quality measures, [oos_map()], ...) accepts a data frame whose columns are
+#' numeric or logical. Columns of any other type (factors, characters, dates,
+#' lists) are handled in one way throughout the package, set by
+#' `options(manifoldOOS.non_numeric = )`:
+#' * `"error"` (default): a `manifoldOOS_input_error` naming the argument and
+#'   the offending columns (also in the condition's `columns` field);
+#' * `"drop"`: the columns are dropped with a message of class
+#'   `manifoldOOS_message` naming them (as \pkg{uwot} does). A fit then
+#'   records only the numeric columns, and `predict()` drops the same
+#'   non-numeric columns of `newdata` before matching the training columns
+#'   by name.
+#'
+#' Encode categorical variables yourself (for instance with
+#' [stats::model.matrix()] or a recipe) when they should count.
+#'
+#' @name manifoldOOS-data-frames
+#' @examples
+#' df <- data.frame(a = rnorm(20), b = rnorm(20), c = rnorm(20),
+#'                  species = rep(c("x", "y"), 10))
+#' res <- tryCatch(pca(df, 2), manifoldOOS_input_error = function(e) conditionMessage(e))
+#' res
+#' old <- options(manifoldOOS.non_numeric = "drop")
+#' fit <- pca(df, 2)           # message: column `species` dropped
+#' head(predict(fit, df[1:3, ]))
+#' options(old)
+NULL
+
+# The numeric and logical columns of a data frame; other columns are an
+# error or dropped with a message, by getOption("manifoldOOS.non_numeric").
+numeric_columns <- function(x, arg) {
+  ok <- vapply(x, function(col) (is.numeric(col) || is.logical(col)) && is.null(dim(col)) &&
+                 !inherits(col, c("Date", "POSIXt", "difftime")), logical(1))
+  if (all(ok)) return(x)
+  bad <- names(x)[!ok]
+  shown <- paste(utils::head(bad, 5), collapse = ", ")
+  if (length(bad) > 5) shown <- sprintf("%s and %d more", shown, length(bad) - 5L)
+  mode <- getOption("manifoldOOS.non_numeric", "error")
+  if (!identical(mode, "drop")) {
+    abort_input(arg, sprintf(paste0("must have only numeric (or logical) columns; non-numeric: %s. ",
+                                    "Encode them, remove them, or set options(manifoldOOS.non_numeric = ",
+                                    "\"drop\") to drop them."), shown), columns = bad)
+  }
+  message(structure(class = c("manifoldOOS_message", "message", "condition"),
+                    list(message = sprintf("`%s`: dropping %d non-numeric column%s: %s.\n", arg,
+                                           length(bad), if (length(bad) > 1) "s" else "", shown),
+                         call = NULL)))
+  x[, ok, drop = FALSE]
 }
 
 # A single finite number; optional bounds.

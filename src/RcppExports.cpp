@@ -112,16 +112,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_spectra_api
-int mo_spectra_api();
-RcppExport SEXP _manifoldOOS_mo_spectra_api() {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    rcpp_result_gen = Rcpp::wrap(mo_spectra_api());
-    return rcpp_result_gen;
-END_RCPP
-}
 // mo_knn_graph
 SEXP mo_knn_graph(const Rcpp::IntegerMatrix& idx, const Rcpp::NumericMatrix& dist, int n, std::string symmetrize, std::string weights, double sigma);
 RcppExport SEXP _manifoldOOS_mo_knn_graph(SEXP idxSEXP, SEXP distSEXP, SEXP nSEXP, SEXP symmetrizeSEXP, SEXP weightsSEXP, SEXP sigmaSEXP) {
@@ -361,18 +351,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
     Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_kernel_cross(A, B, type, sigma, gamma, coef0, degree));
-    return rcpp_result_gen;
-END_RCPP
-}
-// mo_sq_dist_cross
-arma::mat mo_sq_dist_cross(const arma::mat& A, const arma::mat& B);
-RcppExport SEXP _manifoldOOS_mo_sq_dist_cross(SEXP ASEXP, SEXP BSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type B(BSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_sq_dist_cross(A, B));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -776,6 +754,19 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_lle_fit(X, idx1, reg, q, opts, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_align_bottom
+Rcpp::List mo_align_bottom(const Eigen::Map<Eigen::SparseMatrix<double>> M, int q, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_align_bottom(SEXP MSEXP, SEXP qSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_align_bottom(M, q, opts));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1196,23 +1187,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_supervised_graphs
-Rcpp::List mo_supervised_graphs(const arma::mat& X, const arma::ivec& labels, double beta, int graph, int kw, int kb, bool wb_binary);
-RcppExport SEXP _manifoldOOS_mo_supervised_graphs(SEXP XSEXP, SEXP labelsSEXP, SEXP betaSEXP, SEXP graphSEXP, SEXP kwSEXP, SEXP kbSEXP, SEXP wb_binarySEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
-    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
-    Rcpp::traits::input_parameter< int >::type graph(graphSEXP);
-    Rcpp::traits::input_parameter< int >::type kw(kwSEXP);
-    Rcpp::traits::input_parameter< int >::type kb(kbSEXP);
-    Rcpp::traits::input_parameter< bool >::type wb_binary(wb_binarySEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_supervised_graphs(X, labels, beta, graph, kw, kb, wb_binary));
-    return rcpp_result_gen;
-END_RCPP
-}
 // mo_sle_fit
 Rcpp::List mo_sle_fit(const arma::mat& X, const arma::ivec& labels, int d, double mu, double beta, int graph, int kw, int kb, bool wb_binary, bool drop_trivial);
 RcppExport SEXP _manifoldOOS_mo_sle_fit(SEXP XSEXP, SEXP labelsSEXP, SEXP dSEXP, SEXP muSEXP, SEXP betaSEXP, SEXP graphSEXP, SEXP kwSEXP, SEXP kbSEXP, SEXP wb_binarySEXP, SEXP drop_trivialSEXP) {
@@ -1461,6 +1435,8 @@ BEGIN_RCPP
 END_RCPP
 }
 
+RcppExport SEXP run_testthat_tests(SEXP);
+
 static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_eigs_dense", (DL_FUNC) &_manifoldOOS_mo_eigs_dense, 3},
     {"_manifoldOOS_mo_geigs_dense", (DL_FUNC) &_manifoldOOS_mo_geigs_dense, 5},
@@ -1469,7 +1445,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_geigs_sparse", (DL_FUNC) &_manifoldOOS_mo_geigs_sparse, 5},
     {"_manifoldOOS_mo_eigs_dense_auto", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_auto, 5},
     {"_manifoldOOS_mo_eigs_dense_top_matfree", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_top_matfree, 4},
-    {"_manifoldOOS_mo_spectra_api", (DL_FUNC) &_manifoldOOS_mo_spectra_api, 0},
     {"_manifoldOOS_mo_knn_graph", (DL_FUNC) &_manifoldOOS_mo_knn_graph, 6},
     {"_manifoldOOS_mo_eps_graph", (DL_FUNC) &_manifoldOOS_mo_eps_graph, 7},
     {"_manifoldOOS_mo_bandwidth_median_knn", (DL_FUNC) &_manifoldOOS_mo_bandwidth_median_knn, 2},
@@ -1486,7 +1461,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 15},
     {"_manifoldOOS_mo_isomap_project_nb", (DL_FUNC) &_manifoldOOS_mo_isomap_project_nb, 16},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
-    {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
@@ -1512,6 +1486,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_ridge_coefficients", (DL_FUNC) &_manifoldOOS_mo_ridge_coefficients, 3},
     {"_manifoldOOS_mo_kernel_ridge", (DL_FUNC) &_manifoldOOS_mo_kernel_ridge, 4},
     {"_manifoldOOS_mo_lle_fit", (DL_FUNC) &_manifoldOOS_mo_lle_fit, 6},
+    {"_manifoldOOS_mo_align_bottom", (DL_FUNC) &_manifoldOOS_mo_align_bottom, 3},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
     {"_manifoldOOS_mo_nppe_fit", (DL_FUNC) &_manifoldOOS_mo_nppe_fit, 13},
@@ -1539,7 +1514,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
-    {"_manifoldOOS_mo_supervised_graphs", (DL_FUNC) &_manifoldOOS_mo_supervised_graphs, 7},
     {"_manifoldOOS_mo_sle_fit", (DL_FUNC) &_manifoldOOS_mo_sle_fit, 10},
     {"_manifoldOOS_mo_fisher_fit", (DL_FUNC) &_manifoldOOS_mo_fisher_fit, 9},
     {"_manifoldOOS_mo_separable_pairs", (DL_FUNC) &_manifoldOOS_mo_separable_pairs, 4},
@@ -1554,6 +1528,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 10},
     {"_manifoldOOS_mo_l1_code", (DL_FUNC) &_manifoldOOS_mo_l1_code, 9},
     {"_manifoldOOS_mo_sparse_oos", (DL_FUNC) &_manifoldOOS_mo_sparse_oos, 8},
+    {"run_testthat_tests", (DL_FUNC) &run_testthat_tests, 1},
     {NULL, NULL, 0}
 };
 

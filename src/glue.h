@@ -17,7 +17,7 @@
 #include <RcppArmadillo.h>
 #endif
 
-#include <manifoldOOS/common.h>
+#include <manifoldOOS/core/common.h>
 
 // Wrap the body of every exported glue function in MO_TRY { ... } MO_CATCH.
 // manifoldOOS::interrupted becomes an R interrupt; other core exceptions are

@@ -2,7 +2,7 @@
 // for the Eigen/Spectra paths).
 #include "glue.h"
 #include "glue_eigen_result.h"
-#include <manifoldOOS/eigen_dense.h>
+#include <manifoldOOS/blocks/eigen_dense.h>
 
 
 // All / bottom m / top m eigenpairs of a dense symmetric matrix (LAPACK).

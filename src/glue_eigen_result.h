@@ -3,7 +3,7 @@
 #ifndef MANIFOLDOOS_GLUE_EIGEN_RESULT_H
 #define MANIFOLDOOS_GLUE_EIGEN_RESULT_H
 
-#include <manifoldOOS/eigen_dense.h>
+#include <manifoldOOS/blocks/eigen_dense.h>
 
 inline Rcpp::List eigen_result_to_list(const manifoldOOS::eigen_result& r) {
   return Rcpp::List::create(

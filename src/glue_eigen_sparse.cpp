@@ -3,7 +3,7 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 #include "glue_eigen_result.h"
-#include <manifoldOOS/eigen_sparse.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 #include "glue_helpers.h"
 
 
@@ -55,7 +55,3 @@ Rcpp::List mo_eigs_dense_top_matfree(const arma::mat& K, int m, bool center, Rcp
   }
   MO_CATCH
 }
-
-// Which Spectra API the package was compiled against (0 = 0.8.x, 1 = 1.x).
-// [[Rcpp::export(.mo_spectra_api)]]
-int mo_spectra_api() { return MANIFOLDOOS_SPECTRA_1X; }

@@ -3,8 +3,8 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 
-#include <manifoldOOS/graph.h>
-#include <manifoldOOS/paths.h>
+#include <manifoldOOS/blocks/graph.h>
+#include <manifoldOOS/blocks/paths.h>
 
 #include <string>
 #include <vector>

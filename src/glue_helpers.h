@@ -2,7 +2,7 @@
 #ifndef MANIFOLDOOS_GLUE_HELPERS_H
 #define MANIFOLDOOS_GLUE_HELPERS_H
 
-#include <manifoldOOS/kernels.h>
+#include <manifoldOOS/blocks/kernels.h>
 #include <string>
 
 // 1-based R neighbour matrix -> 0-based, range-checked against n points.

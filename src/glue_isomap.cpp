@@ -2,8 +2,8 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 
-#include <manifoldOOS/isomap.h>
-#include <manifoldOOS/mds.h>
+#include <manifoldOOS/methods/isomap.h>
+#include <manifoldOOS/methods/mds.h>
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 
-#include <manifoldOOS/isomap.h>
+#include <manifoldOOS/methods/isomap.h>
 
 #include <string>
 

@@ -1,5 +1,5 @@
 #include "glue.h"
-#include <manifoldOOS/kernels.h>
+#include <manifoldOOS/blocks/kernels.h>
 #include "glue_helpers.h"
 
 
@@ -15,9 +15,3 @@ arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string ty
   MO_CATCH
 }
 
-// Squared Euclidean distances between the rows of A and B.
-// [[Rcpp::export(.mo_sq_dist_cross)]]
-arma::mat mo_sq_dist_cross(const arma::mat& A, const arma::mat& B) {
-  MO_TRY { return manifoldOOS::sq_dist_cross(A, B); }
-  MO_CATCH
-}

@@ -1,6 +1,6 @@
 // R glue for exact nearest-neighbour search (core: src/knn.cpp).
 #include "glue.h"
-#include <manifoldOOS/knn_impl.h>
+#include <manifoldOOS/blocks/knn_impl.h>
 
 #include <climits>
 #include <string>

@@ -1,8 +1,8 @@
 // R glue for approximate nearest neighbours with HNSW (core:
-// inst/include/manifoldOOS/knn_hnsw.h; hnswlib headers as shipped for
+// inst/include/manifoldOOS/blocks/knn_hnsw.h; hnswlib headers as shipped for
 // RcppHNSW).
 #include "glue.h"
-#include <manifoldOOS/knn_hnsw.h>
+#include <manifoldOOS/blocks/knn_hnsw.h>
 
 #include <cstdio>
 #include <string>

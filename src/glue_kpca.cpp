@@ -2,8 +2,8 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 
-#include <manifoldOOS/kpca.h>
-#include <manifoldOOS/mds.h>
+#include <manifoldOOS/methods/kpca.h>
+#include <manifoldOOS/methods/mds.h>
 
 #include "glue_helpers.h"
 

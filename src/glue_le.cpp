@@ -2,8 +2,8 @@
 // (inst/include/manifoldOOS/le.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/le.h>
-#include <manifoldOOS/eigen_sparse.h>
+#include <manifoldOOS/methods/le.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 #include "glue_helpers.h"
 
 namespace {

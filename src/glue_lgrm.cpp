@@ -1,8 +1,8 @@
 // Glue for local and global regressive mapping (inst/include/manifoldOOS/lgrm.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/eigen_sparse.h>
-#include <manifoldOOS/lgrm.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/methods/lgrm.h>
 #include "glue_helpers.h"
 
 namespace {

@@ -3,7 +3,7 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 #include "glue_helpers.h"
-#include <manifoldOOS/linear_projections.h>
+#include <manifoldOOS/methods/linear_projections.h>
 
 namespace {
 

@@ -1,8 +1,8 @@
 // Glue for locally linear embedding (inst/include/manifoldOOS/lle.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/lle.h>
-#include <manifoldOOS/eigen_sparse.h>
+#include <manifoldOOS/methods/lle.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 #include "glue_helpers.h"
 
 // idx1: n x k neighbour lists (1-based, self excluded).

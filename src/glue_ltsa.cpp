@@ -1,8 +1,8 @@
 // Glue for local tangent space alignment (inst/include/manifoldOOS/ltsa.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/ltsa.h>
-#include <manifoldOOS/eigen_sparse.h>
+#include <manifoldOOS/methods/ltsa.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 #include "glue_helpers.h"
 
 // nbhd1: n x k neighbourhoods (1-based; normally x_i itself first).

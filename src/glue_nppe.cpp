@@ -1,8 +1,8 @@
 // Glue for NPPE / SNPPE (inst/include/manifoldOOS/nppe.h).
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/eigen_sparse.h>
-#include <manifoldOOS/nppe.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/methods/nppe.h>
 #include "glue_helpers.h"
 
 namespace {

@@ -2,8 +2,8 @@
 // network and kernel ridge regression.
 #include "glue.h"
 #include "glue_helpers.h"
-#include <manifoldOOS/goose.h>
-#include <manifoldOOS/oos_regression.h>
+#include <manifoldOOS/oos/goose.h>
+#include <manifoldOOS/oos/oos_regression.h>
 
 
 // GOoSE for the rows of Q; idx/dist: kNN of Q among the rows of X (1-based).

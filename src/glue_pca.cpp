@@ -1,5 +1,5 @@
 #include "glue.h"
-#include <manifoldOOS/pca.h>
+#include <manifoldOOS/methods/pca.h>
 
 // [[Rcpp::export(.mo_pca_fit)]]
 Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale) {

@@ -1,6 +1,6 @@
 // Glue for piecewise-linear manifold learning (inst/include/manifoldOOS/plml.h).
 #include "glue.h"
-#include <manifoldOOS/plml.h>
+#include <manifoldOOS/methods/plml.h>
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/quality.h>
+#include <manifoldOOS/quality/quality.h>
 
 namespace mq = manifoldOOS::quality;
 
@@ -68,7 +68,7 @@ double mo_rv_dist(const arma::mat& D, const arma::mat& Y, bool all_pairs, int n_
 Rcpp::List mo_procrustes(const arma::mat& target, const arma::mat& Y, bool scale,
                          bool reflection) {
   MO_TRY {
-    mq::procrustes_result r = mq::procrustes(target, Y, scale, reflection);
+    manifoldOOS::procrustes_result r = manifoldOOS::procrustes(target, Y, scale, reflection);
     return Rcpp::List::create(
         Rcpp::Named("rotation") = r.rotation, Rcpp::Named("scale") = r.scale,
         Rcpp::Named("translation") =

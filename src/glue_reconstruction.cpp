@@ -1,6 +1,6 @@
 #include "glue.h"
 #include "glue_helpers.h"
-#include <manifoldOOS/reconstruction.h>
+#include <manifoldOOS/blocks/reconstruction.h>
 
 // idx is 1-based from R.
 // [[Rcpp::export(.mo_reconstruction_weights)]]

@@ -2,7 +2,7 @@
 // Labels arrive 1-based from R and are passed 0-based to the core.
 #define MO_GLUE_EIGEN
 #include "glue.h"
-#include <manifoldOOS/sosi.h>
+#include <manifoldOOS/methods/sosi.h>
 #include "glue_helpers.h"
 
 namespace {
@@ -23,17 +23,6 @@ manifoldOOS::sosi::supervised_graphs graphs(const arma::mat& X, const arma::ivec
                                                     beta, graph, kw, kb, wb_binary);
 }
 }  // namespace
-
-// [[Rcpp::export(.mo_supervised_graphs)]]
-Rcpp::List mo_supervised_graphs(const arma::mat& X, const arma::ivec& labels, double beta, int graph,
-                                int kw, int kb, bool wb_binary) {
-  MO_TRY {
-    manifoldOOS::sosi::supervised_graphs g = graphs(X, labels, beta, graph, kw, kb, wb_binary);
-    return Rcpp::List::create(Rcpp::Named("Ww") = g.Ww, Rcpp::Named("Wb") = g.Wb,
-                              Rcpp::Named("n_guarded") = static_cast<double>(g.n_guarded));
-  }
-  MO_CATCH
-}
 
 // [[Rcpp::export(.mo_sle_fit)]]
 Rcpp::List mo_sle_fit(const arma::mat& X, const arma::ivec& labels, int d, double mu, double beta,

@@ -1,7 +1,7 @@
 // R glue for exact l1 coding (basis pursuit with an error dictionary) and
 // the sparse-coding out-of-sample map (eq. 9 with weights |a_i|).
 #include "glue.h"
-#include <manifoldOOS/sparse_coding.h>
+#include <manifoldOOS/oos/sparse_coding.h>
 
 #include <string>
 

@@ -15,7 +15,10 @@ scale_fits <- function(d = scale_data()) {
   fits <- suppressWarnings(list(
     pca = pca(Xt, 2), kpca = kpca(Xt, 2), mds = mds(Xt, 2),
     isomap = isomap(Xt, 2, k = 8), isomap_landmarks = isomap(Xt, 2, k = 8, landmarks = 15, seed = 1),
-    lle = lle(Xt, 2, k = 8), le = laplacian_eigenmaps(Xt, 2, k = 8),
+    lle = lle(Xt, 2, k = 8), lle_hessian = lle(Xt, 2, k = 8, variant = "hessian"),
+    lle_modified = lle(Xt, 2, k = 8, variant = "modified"),
+    diffusion_map = diffusion_map(Xt, 2, k = 8, kernel = "knn"),
+    le = laplacian_eigenmaps(Xt, 2, k = 8),
     le_full = laplacian_eigenmaps(Xt, 2, graph = "full"),
     ltsa = ltsa(Xt, 2, k = 8), lpp = lpp(Xt, 2, k = 6), olpp = olpp(Xt, 2, k = 6),
     npe = npe(Xt, 2, k = 8), onpp = onpp(Xt, 2, k = 8), klpp = klpp(Xt, 2, k = 6),

@@ -8,7 +8,7 @@ test_that("the fit list covers every exported fitting function", {
   exported <- getNamespaceExports("manifoldOOS")
   fitters <- c("pca", "kpca", "mds", "isomap", "lle", "laplacian_eigenmaps", "ltsa", "lpp", "olpp",
                "npe", "onpp", "klpp", "spectral_regression", "lgrm", "plml", "nppe",
-               "supervised_le", "fisher_embedding", "ke_lle", "sosi")
+               "supervised_le", "fisher_embedding", "ke_lle", "sosi", "diffusion_map")
   expect_true(all(fitters %in% exported))
   classes <- vapply(fits, function(f) class(f)[1L], "")
   expect_true(all(vapply(fits, inherits, NA, "manifold_fit")))
@@ -69,6 +69,13 @@ test_that("oos_map predict: chunked == one call with fallback and certified attr
   ch <- predict(map, x, chunk_size = 2)
   expect_identical(ch, one)
   expect_identical(attr(ch, "fallback"), attr(one, "fallback"))
+})
+
+test_that("novelty scores ride along with chunked and parallel-free predictions", {
+  fit <- fits$isomap
+  one <- predict(fit, d$new, novelty = TRUE)
+  expect_identical(predict(fit, d$new, novelty = TRUE, chunk_size = 3), one)
+  expect_length(attr(one, "novelty"), nrow(d$new))
 })
 
 test_that("data frames with reordered columns and chunks give the same answer", {

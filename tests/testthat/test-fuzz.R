@@ -23,7 +23,21 @@ fz_fits <- list(
                              normalize = "flag", on_disconnected = "choice", verbose = "flag")),
   lle = list(args = list(X = fz_X, ndim = 2, k = 8),
              roles = list(X = "data", ndim = "int", k = "int", reg = "num", eigen_solver = "choice",
-                          verbose = "flag")),
+                          variant = "choice", verbose = "flag")),
+  lle_modified = list(fun = function(...) lle(..., variant = "modified"),
+                      args = list(X = fz_X, ndim = 2, k = 8),
+                      roles = list(X = "data", ndim = "int", k = "int", reg = "num",
+                                   eigen_solver = "choice", scaling = "choice")),
+  lle_hessian = list(fun = function(...) lle(..., variant = "hessian"),
+                     args = list(X = fz_X, ndim = 2, k = 8),
+                     roles = list(X = "data", ndim = "int", k = "int", eigen_solver = "choice")),
+  diffusion_map = list(args = list(X = fz_X, ndim = 2),
+                       roles = list(X = "data", ndim = "int", alpha = "num", t = "num", bandwidth = "num",
+                                    k = "int", kernel = "choice", kernel_k = "int", verbose = "flag")),
+  diffusion_map_knn = list(fun = function(...) diffusion_map(..., kernel = "knn"),
+                           args = list(X = fz_X, ndim = 2, kernel_k = 10),
+                           roles = list(X = "data", ndim = "int", bandwidth = "num", k = "int",
+                                        kernel_k = "int")),
   laplacian_eigenmaps = list(args = list(X = fz_X, ndim = 2, k = 8),
                              roles = list(X = "data", ndim = "int", k = "int", graph = "choice",
                                           bandwidth = "num", weights = "choice", verbose = "flag")),
@@ -68,6 +82,11 @@ fz_fits <- list(
                 roles = list(X = "data", ndim = "int", k = "int", reg = "num", lambda = "num",
                              sigma = "num", eigen_solver = "choice", verbose = "flag"))
 )
+
+# The fitting function of an entry: its `fun` (a variant of an export), else the export `nm`.
+fz_fit_fun <- function(nm) {
+  if (is.null(fz_fits[[nm]]$fun)) getExportedValue("manifoldOOS", nm) else fz_fits[[nm]]$fun
+}
 
 # Other exports.
 fz_other <- list(
@@ -149,6 +168,22 @@ fz_other$plot_images <- list(fun = fz_plot,
                              args = list(images = fz_X[, c(1, 2, 3, 1)], image_dim = c(2, 2)),
                              roles = list(images = "data", image_dim = "int", n_images = "int",
                                           image_size = "num", dims = "int", color = "data"))
+fz_kp <- kpca(fz_X, ndim = 2, sigma = 1)
+fz_other$reconstruct <- list(fun = function(...) reconstruct(fz_fit, ...), args = list(Y = fz_Y[1:5, ]),
+                             roles = list(Y = "data", method = "choice", k = "int", X = "data"))
+fz_other$reconstruct_kpca <- list(fun = function(...) reconstruct(fz_kp, ...),
+                                  args = list(Y = fz_Y[1:5, ]),
+                                  roles = list(Y = "data", alpha = "num", method = "choice", X = "data"))
+fz_other$q_local_global <- list(fun = q_local_global, args = list(X = fz_X, Y = fz_Y),
+                                roles = list(X = "data", Y = "data", dist_input = "choice",
+                                             n_threads = "threads"))
+fz_other$trustworthiness_dist <- list(fun = trustworthiness, args = list(X = dist(fz_X), Y = fz_Y, k = 5),
+                                      roles = list(X = "data", Y = "data", dist_input = "choice"))
+fz_other$novelty_scores <- list(fun = function(...) novelty_scores(fz_fit, ...),
+                                args = list(newdata = fz_X[1:3, ]),
+                                roles = list(newdata = "data", X = "data", k = "int", quantile = "num"))
+fz_other$predict_novelty <- list(fun = function(...) predict(fz_fit, fz_X[1:3, ], ...),
+                                 args = list(novelty = TRUE), roles = list(novelty = "flag", X = "data"))
 fz_other$predict_verbose <- list(fun = function(...) predict(fz_fit, ...),
                                  args = list(newdata = fz_X[1:3, ], method = "goose", X = fz_X),
                                  roles = list(verbose = "flag", X = "data"))
@@ -172,8 +207,7 @@ test_that("fuzzing every export: no unclassed error, no hang (>= 1000 calls)", {
   results <- list()
   for (nm in names(fz_fits)) {
     spec <- fz_fits[[nm]]
-    results[[length(results) + 1L]] <- fuzz_function(nm, getExportedValue("manifoldOOS", nm),
-                                                     spec$args, spec$roles)
+    results[[length(results) + 1L]] <- fuzz_function(nm, fz_fit_fun(nm), spec$args, spec$roles)
   }
   for (nm in names(fz_other)) {
     spec <- fz_other[[nm]]
@@ -182,7 +216,7 @@ test_that("fuzzing every export: no unclassed error, no hang (>= 1000 calls)", {
   # predict() of every fit with malformed newdata and malformed method names
   for (nm in names(fz_fits)) {
     spec <- fz_fits[[nm]]
-    fit <- suppressWarnings(do.call(getExportedValue("manifoldOOS", nm), spec$args))
+    fit <- suppressWarnings(do.call(fz_fit_fun(nm), spec$args))
     pool <- fz_predict_pool()
     for (case in names(pool)) {
       r <- fuzz_call(function(newdata) predict(fit, newdata), list(newdata = pool[[case]]), "newdata")
@@ -221,7 +255,7 @@ test_that("every fit and every out-of-sample rule: batch == row-by-row, saveRDS 
     args <- fz_fits[[nm]]$args
     args$X <- train
     if (!is.null(args$labels)) args$labels <- args$labels[c(1:15, 21:35)]
-    fit <- suppressWarnings(do.call(getExportedValue("manifoldOOS", nm), args))
+    fit <- suppressWarnings(do.call(fz_fit_fun(nm), args))
     path <- tempfile(fileext = ".rds")
     saveRDS(fit, path)
     fit2 <- readRDS(path)

@@ -267,7 +267,8 @@ test_that("an embedding from UMAP or t-SNE can be extended", {
   roll <- swiss_roll(400, seed = 17)
   tr <- 1:350
   Y <- if (requireNamespace("uwot", quietly = TRUE)) {
-    uwot::umap(roll$x[tr, ], n_neighbors = 15, seed = 1, n_threads = 1)
+    set.seed(1)  # uwot before 0.1.15 has no `seed` argument
+    uwot::umap(roll$x[tr, ], n_neighbors = 15, n_threads = 1)
   } else {
     set.seed(1)
     Rtsne::Rtsne(roll$x[tr, ], perplexity = 30)$Y

@@ -1,0 +1,306 @@
+#' Diffusion maps
+#'
+#' Coifman & Lafon's diffusion maps with the Nyström out-of-sample extension.
+#'
+#' **Kernel.** \eqn{K_{ij} = \exp(-\|x_i - x_j\|^2 / (2\sigma^2))}, with
+#' \eqn{K_{ii} = 1}:
+#' * `kernel = "dense"`: all pairs (an \eqn{n \times n} matrix);
+#' * `kernel = "knn"`: a sparse kernel that keeps the pairs in which one point
+#'   is among the other's `kernel_k` nearest neighbours (the `"or"`
+#'   symmetrisation of [neighbour_graph()]), plus the diagonal. The default
+#'   `kernel_k = 10 k` reaches distances where, on a two-dimensional manifold
+#'   and with the default bandwidth, the weights have fallen to about
+#'   \eqn{e^{-5}}.
+#' * `kernel = "auto"` (default): `"dense"` up to
+#'   `getOption("manifoldOOS.dense_max_n", 2000)` points, `"knn"` above.
+#'
+#' **Bandwidth.** A positive number, or a rule of [neighbour_graph()]:
+#' `"median_knn"` (default; the median over the points of the distance to
+#' their `k`-th nearest neighbour), `"median_pairwise"` or `"mean_pairwise"`.
+#' In Coifman & Lafon's notation \eqn{\exp(-\|x - y\|^2 / \varepsilon)},
+#' \eqn{\varepsilon = 2\sigma^2}.
+#'
+#' **Normalisation** (Coifman & Lafon 2006). With \eqn{q_i = \sum_j K_{ij}},
+#' \eqn{K^{(\alpha)}_{ij} = K_{ij} / (q_i^\alpha q_j^\alpha)},
+#' \eqn{d_i = \sum_j K^{(\alpha)}_{ij}} and the Markov matrix
+#' \eqn{P = D^{-1} K^{(\alpha)}}: `alpha = 0` is the normalised graph Laplacian
+#' (classical spectral embedding), `alpha = 1/2` the Fokker–Planck
+#' normalisation and `alpha = 1` (default) removes the influence of the
+#' sampling density (the Laplace–Beltrami operator in the limit). The right
+#' eigenvectors \eqn{\psi_l} of \eqn{P} (eigenvalues
+#' \eqn{1 = \lambda_0 > \lambda_1 \ge \dots}) are computed from the symmetric
+#' \eqn{A = D^{-1/2} K^{(\alpha)} D^{-1/2}} and normalised in
+#' \eqn{L^2(\pi)}, \eqn{\pi_i = d_i / \sum_j d_j}: \eqn{\sum_i \pi_i \psi_l(i)^2 = 1},
+#' \eqn{\psi_0 = 1}. The diffusion map at time `t` is
+#' \eqn{\Psi_t(x_i) = (\lambda_1^t \psi_1(i), \dots, \lambda_m^t \psi_m(i))}, whose
+#' Euclidean distances approximate the diffusion distances at time `t`
+#' (exactly, with all eigenvectors). The trivial pair \eqn{(1, \psi_0)} is
+#' checked and dropped; signs make the largest \eqn{|\psi_l(i)|} positive.
+#'
+#' **Eigen-solver.** Dense kernel: the top `ndim + 1` eigenpairs of \eqn{A}
+#' (LAPACK for small `n`, matrix-free Lanczos above). kNN kernel: the bottom
+#' pairs of the sparse \eqn{I - A} (dense LAPACK up to `dense_max_n` points,
+#' sparse shift-invert Lanczos above).
+#'
+#' **Out-of-sample extension** (`predict(fit, newdata)`, `method =
+#' "nystrom"`). A new point \eqn{x} gets kernel values \eqn{k(x, x_j)} over all
+#' training points (dense kernel) or over its `kernel_k + 1` nearest training
+#' points (kNN kernel: the size of a training row, the point itself and its
+#' `kernel_k` neighbours), the transition probabilities
+#' \eqn{p(x, x_j) \propto k(x, x_j) / q_j^\alpha} (summing to one) and
+#' \eqn{\Psi_t(x)_l = \lambda_l^{t - 1} \sum_j p(x, x_j) \psi_l(j)}: the
+#' eigen-equation \eqn{P \psi_l = \lambda_l \psi_l} read for one row. Fed with a
+#' training point it returns that point's coordinates (up to rounding, for the
+#' dense kernel; the kNN kernel's training rows also hold the pairs added by
+#' the symmetrisation). With `snap = TRUE` (default) a new point identical to
+#' a training point gets exactly that point's coordinates. The transition
+#' probabilities are computed relative to the nearest training point, so a
+#' point far from the data gets the finite limit (the nearest point's
+#' \eqn{\psi} times \eqn{\lambda^{t-1}}) rather than `NaN`; rows whose kernel
+#' values all underflow are flagged in the attribute `"far"`.
+#'
+#' **Other packages' conventions** (read from their source code, not run
+#' here). destiny's `DiffusionMap()` uses the same
+#' kernel (its `sigma` is \eqn{\sigma}) with \eqn{\alpha = 1}
+#' (`density.norm = TRUE`) or 0, but leaves the self-transition out of
+#' \eqn{P} (keeping it in \eqn{q}) and returns the eigenvectors
+#' \eqn{D^{-1/2} v} of unit-norm \eqn{v}, without the factor \eqn{\lambda^t}.
+#' pydiffmap's kernel is \eqn{\exp(-d^2 / (4\epsilon))} (\eqn{\epsilon = \sigma^2 / 2}),
+#' its `alpha` is this `alpha`, and its coordinates are unit-norm right
+#' eigenvectors of \eqn{P} divided by \eqn{\sqrt{(1 - \lambda_l)/\epsilon}}; its
+#' eigenvalues `evals` are \eqn{(\lambda_l - 1)/\epsilon}.
+#'
+#' @param X Training data: a numeric matrix or data frame, one row per point.
+#' @param ndim Embedding dimension (number of non-trivial eigenvectors).
+#' @param alpha Density normalisation exponent, in \eqn{[0, 1]}.
+#' @param t Diffusion time (a non-negative number; `t = 0` gives the
+#'   eigenvectors \eqn{\psi_l} themselves).
+#' @param bandwidth Kernel bandwidth \eqn{\sigma}: a positive number or
+#'   `"median_knn"`, `"median_pairwise"`, `"mean_pairwise"` (see Details).
+#' @param k The neighbour of the `"median_knn"` bandwidth rule.
+#' @param kernel `"auto"`, `"dense"` or `"knn"` (see Details).
+#' @param kernel_k Number of nearest neighbours of the kNN kernel (`NULL`:
+#'   `min(10 k, n - 1)`).
+#' @param knn_method Neighbour search of the kNN kernel, the bandwidth rule and
+#'   the Nyström rule: `"auto"` (default; the option `manifoldOOS.knn_method`),
+#'   `"exact"` or `"hnsw"` (see [knn()]). The search used is recorded in
+#'   `fit$params$knn_method` and [predict()] uses it.
+#' @param verbose Report the stages of the fit with time-stamped messages
+#'   (see [manifoldOOS-progress]).
+#' @return A `manifold_fit` of subclass `manifold_diffusion` with the
+#'   training data (`X_train`), `sigma`, `alpha`, `t`, `kernel`, `kernel_k`,
+#'   the eigenvalues \eqn{\lambda_0 = 1, \lambda_1, \dots} of \eqn{P}
+#'   (`eigenvalues`), the eigenvectors \eqn{\psi_1, \dots} (`psi`), the
+#'   kernel row sums \eqn{q} (`q`), the stationary distribution \eqn{\pi}
+#'   (`pi`) and `solver`.
+#' @seealso [manifold_fit], [laplacian_eigenmaps()] (the `alpha = 0`,
+#'   `t = 0` relative, up to scaling), [neighbour_graph()].
+#' @references Coifman, R. R. & Lafon, S. (2006). Diffusion maps. *Applied and
+#'   Computational Harmonic Analysis* 21, 5-30.
+#' @export
+#' @examples
+#' roll <- swiss_roll(500, seed = 1)
+#' fit <- diffusion_map(roll$x[1:400, ], ndim = 2, t = 1)
+#' fit
+#' y_new <- predict(fit, roll$x[401:500, ])
+#' # training rows are mapped onto their embedding
+#' all.equal(predict(fit, roll$x[1:5, ]), embedding(fit)[1:5, ], check.attributes = FALSE)
+#' plot(fit, color = roll$color[1:400])
+diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn", k = 10,
+                          kernel = c("auto", "dense", "knn"), kernel_k = NULL,
+                          knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                          verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  call <- match.call()
+  verbose <- check_verbose(verbose)
+  X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
+  n <- nrow(X)
+  ndim <- check_ndim(ndim, n - 2L)
+  alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
+  t <- check_number(t, "t", lower = 0)
+  k <- check_k(k, n)
+  kernel <- check_choice(kernel, c("auto", "dense", "knn"), "kernel")
+  if (is.character(bandwidth)) {
+    rule <- check_choice(bandwidth, c("median_knn", "median_pairwise", "mean_pairwise"), "bandwidth")
+  } else {
+    bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
+    rule <- "user"
+  }
+  if (kernel == "auto") {
+    kernel <- if (n <= getOption("manifoldOOS.dense_max_n", 2000L)) "dense" else "knn"
+  }
+  kernel_k <- if (kernel == "knn") {
+    if (is.null(kernel_k)) min(10L * k, n - 1L) else check_k(kernel_k, n, "kernel_k")
+  } else NA_integer_
+  threads <- default_threads()
+  t0 <- mo_progress(verbose, "diffusion map: %d points x %d features -> %d dimensions (%s kernel)",
+                    n, ncol(X), ndim, kernel)
+  res <- timed({
+    nb <- knn(X, k, n_threads = threads)
+    sigma <- graph_bandwidth(X, rule, bandwidth, nb, threads)
+    n_dup <- count_duplicates(X, nb$dist)
+    warn_duplicates(n_dup, "the diffusion map")
+    K <- diffusion_kernel(X, sigma, kernel, kernel_k)
+    t1 <- mo_progress(verbose, "diffusion map: kernel built (sigma = %.4g); eigen-solve", sigma, start = t0)
+    m <- diffusion_eigen(K, ndim, alpha, kernel)
+    mo_progress(verbose, "diffusion map: eigen-solve done with %s", describe_solver(m$method), start = t1)
+    m$sigma <- sigma
+    m$n_dup <- n_dup
+    m
+  })
+  m <- res$value
+  lambda <- m$values
+  if (any(lambda <= 0)) {
+    abort_input("ndim", sprintf(paste0("= %d asks for eigenvectors whose eigenvalues are not positive ",
+                                       "(smallest kept: %.3g); use a smaller `ndim`."), ndim, min(lambda)))
+  }
+  mo_progress(verbose, "diffusion map: done", start = t0)
+  Y <- m$psi * rep(lambda^t, each = n)
+  new_manifold_fit(
+    class = "manifold_diffusion", method = "Diffusion map", embedding = Y, X = X,
+    params = c(list(knn_method = knn_method, alpha = alpha, t = t, sigma = m$sigma, kernel = kernel),
+               if (kernel == "knn") list(kernel_k = kernel_k)),
+    eigenvalues = c(m$dropped, lambda),
+    oos_default = "nystrom", oos_available = "nystrom",
+    fit_time = res$time, call = call,
+    X_train = X, sigma = m$sigma, sigma_rule = rule, alpha = alpha, t = t, kernel = kernel,
+    k = k, kernel_k = kernel_k, psi = m$psi, q = m$q, pi = m$pi, n_duplicates = m$n_dup,
+    solver = list(method = m$method, residual = m$residual, note = m$note, n_null = NA_integer_)
+  )
+}
+
+# The kernel matrix with a unit diagonal: dense (all pairs) or the sparse
+# "or"-symmetrised kNN kernel. A disconnected kNN kernel is an error naming
+# the smallest kernel_k that connects it.
+diffusion_kernel <- function(X, sigma, kernel, kernel_k) {
+  n <- nrow(X)
+  if (kernel == "dense") {
+    D2 <- core(.mo_sq_dist_cross(X, X))
+    D2 <- (D2 + t(D2)) / 2
+    K <- exp(-D2 / (2 * sigma^2))
+    diag(K) <- 1
+    return(K)
+  }
+  g <- tryCatch(
+    neighbour_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma),
+    manifoldOOS_input_error = function(e) {
+      if (is.null(e$n_components)) stop(e)
+      abort_input("kernel_k", sprintf(paste0(
+        "= %d gives a kNN kernel with %d connected components; %s. Increase `kernel_k` ",
+        "or use kernel = \"dense\"."), kernel_k, e$n_components,
+        if (is.na(e$k_needed)) "no kernel_k tried connects it"
+        else sprintf("the smallest kernel_k that connects it is %d", e$k_needed)))
+    })
+  g$W + Matrix::Diagonal(n)
+}
+
+# Alpha-normalisation, the symmetric conjugate A = D^-1/2 K^(alpha) D^-1/2 and
+# its top ndim + 1 eigenpairs; the trivial pair (eigenvalue 1, vector
+# proportional to sqrt(d)) is checked and dropped. Returns the psi
+# (pi-orthonormal right eigenvectors of P), the eigenvalues, q and pi.
+diffusion_eigen <- function(K, ndim, alpha, kernel) {
+  n <- nrow(K)
+  q <- if (kernel == "dense") rowSums(K) else Matrix::rowSums(K)
+  s <- q^(-alpha)
+  if (kernel == "dense") {
+    Ka <- K * outer(s, s)
+    d <- rowSums(Ka)
+    r <- 1 / sqrt(d)
+    A <- Ka * outer(r, r)
+    A <- (A + t(A)) / 2
+    e <- eigs_sym(A, "top", ndim + 1L)
+    values <- e$values
+    vectors <- e$vectors
+  } else {
+    Ka <- Matrix::Diagonal(x = s) %*% K %*% Matrix::Diagonal(x = s)
+    d <- Matrix::rowSums(Ka)
+    r <- 1 / sqrt(d)
+    A <- Matrix::Diagonal(x = r) %*% Ka %*% Matrix::Diagonal(x = r)
+    L <- Matrix::Diagonal(n) - A
+    L <- (L + Matrix::t(L)) / 2
+    e <- eigs_sym(L, "bottom", ndim + 1L)
+    values <- 1 - e$values
+    vectors <- e$vectors
+  }
+  if (values[2L] > 1 - 1e-10) {
+    abort_input(if (kernel == "dense") "bandwidth" else "kernel_k", sprintf(paste0(
+      "gives a kernel whose Markov chain is (numerically) disconnected: the second eigenvalue is %.15g. ",
+      "Use a larger `bandwidth`%s."), values[2L], if (kernel == "knn") " or `kernel_k`" else ""))
+  }
+  v0 <- sqrt(d / sum(d))
+  cos0 <- abs(sum(v0 * vectors[, 1L]))
+  if (!(values[1L] > 1 - 1e-8 && cos0 > 1 - 1e-6)) {
+    abort_numerical(sprintf(paste0("the diffusion map's trivial eigenpair was not found (top eigenvalue %.12g, ",
+                                   "|cos| with sqrt(d) %.8f); the eigen-solver result is unreliable."),
+                            values[1L], cos0))
+  }
+  V <- vectors[, -1L, drop = FALSE]
+  psi <- V * (r * sqrt(sum(d)))
+  flip <- apply(psi, 2L, function(v) v[which.max(abs(v))] < 0)
+  psi[, flip] <- -psi[, flip]
+  list(psi = unname(as.matrix(psi)), values = values[-1L], dropped = values[1L], q = as.numeric(q),
+       pi = as.numeric(d / sum(d)), method = e$method,
+       residual = if (is.null(e$residual)) NA_real_ else e$residual,
+       note = if (is.null(e$note)) "" else e$note)
+}
+
+#' @export
+predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ...) {
+  snap <- check_flag(snap, "snap")
+  threads <- default_threads()
+  Xt <- object$X_train
+  n <- nrow(Xt)
+  m <- nrow(x)
+  lambda <- object$eigenvalues[-1L]
+  scale <- lambda^(object$t - 1)
+  w_train <- object$q^(-object$alpha)
+  two_s2 <- 2 * object$sigma^2
+  y <- matrix(0, m, length(lambda))
+  far <- logical(m)
+  if (object$kernel == "dense") {
+    block <- max(1L, floor(4e6 / n))
+    for (start in seq(1L, m, by = block)) {
+      rows <- start:min(m, start + block - 1L)
+      D2 <- core(.mo_sq_dist_cross(x[rows, , drop = FALSE], Xt))
+      dmin <- apply(D2, 1L, min)
+      W <- exp(-(D2 - dmin) / two_s2) * rep(w_train, each = length(rows))
+      y[rows, ] <- (W %*% object$psi) / rowSums(W)
+      far[rows] <- dmin / two_s2 > 700
+    }
+  } else {
+    kk <- min(n, object$kernel_k + 1L)
+    nb <- knn(Xt, kk, query = x, n_threads = threads)
+    D2 <- nb$dist^2
+    dmin <- D2[, 1L]
+    W <- exp(-(D2 - dmin) / two_s2) * matrix(w_train[nb$idx], m, kk)
+    W <- W / rowSums(W)
+    for (l in seq_along(lambda)) {
+      y[, l] <- rowSums(W * matrix(object$psi[nb$idx, l], m, kk))
+    }
+    far <- dmin / two_s2 > 700
+  }
+  y <- y * rep(scale, each = m)
+  snapped <- rep(FALSE, m)
+  if (snap) {
+    n1 <- knn(Xt, 1L, query = x, n_threads = threads)
+    snapped <- n1$dist[, 1L] == 0
+    if (any(snapped)) {
+      y[snapped, ] <- unname(object$embedding)[n1$idx[snapped, 1L], , drop = FALSE]
+    }
+  }
+  finish_prediction(y, method, far = far & !snapped, snapped = snapped)
+}
+
+#' @export
+summary_extra.manifold_diffusion <- function(object) {
+  s <- object$solver
+  lines <- c(
+    sprintf("kernel: %s%s, sigma = %s (%s), alpha = %s, t = %s", object$kernel,
+            if (identical(object$kernel, "knn")) sprintf(" (kernel_k = %d)", object$kernel_k) else "",
+            format(signif(object$sigma, 4)), object$sigma_rule, format(object$alpha), format(object$t)),
+    sprintf("eigen-solver: %s (relative residual %s)", s$method,
+            if (is.finite(s$residual) && s$residual >= 0) format(signif(s$residual, 3)) else "n/a"))
+  if (!is.null(s$note) && nzchar(s$note)) lines <- c(lines, paste("note:", s$note))
+  if (object$n_duplicates > 0L) lines <- c(lines, sprintf("duplicated rows: %d", object$n_duplicates))
+  structure(lines, class = "mo_summary_lines")
+}

@@ -1,0 +1,183 @@
+// Bottom eigenvectors of an alignment matrix (LLE's M = (I - W)'(I - W),
+// LTSA's B) with the constant vector removed (spec B.0, B.6, B.9).
+//
+// Both matrices are sparse, symmetric positive semidefinite and annihilate
+// the constant vector exactly (rows of W sum to one; every local
+// I - G_i G_i' annihilates 1). The bottom pairs are computed by the package's
+// eigen adapter (dense LAPACK up to dense_max_n, sparse shift-invert at a
+// negative shift above it, never at 0).
+//
+// Dropping the trivial vector. With tol_null = 1e-13 trace(M)/n:
+//   * the usual case (one eigenvalue below tol_null, first vector within
+//     |cos| > 1 - 1e-6 of the constant): the first pair is dropped, as spec B.0;
+//   * otherwise, when the constant lies in the span of the q + 1 bottom
+//     vectors (it always does: it is an exact null vector), the constant
+//     direction is removed from that span and the remaining q-dimensional
+//     space is rotated to diagonalise the Rayleigh quotient. This is what
+//     exactly flat data need (the affine coordinates are null vectors of
+//     LTSA's B, and of LLE's M as reg -> 0) and what clustered tiny
+//     eigenvalues need (the solver may mix the constant with a neighbour);
+//   * q + 2 eigenvalues below tol_null: the embedding is not determined by the
+//     problem -> input_error.
+// The tolerance is smaller than spec B.0's 1e-9 trace/n on purpose: the
+// genuine bottom eigenvalues of LLE's M shrink quickly with n (measured on a
+// Swiss roll with k = 10: about 9e-12 at n = 20,000), while rounding-level
+// null eigenvalues stay near 1e-16 trace/n. Connectivity itself is checked
+// before (R level, spec A.7).
+#ifndef MANIFOLDOOS_LOCAL_ALIGN_H
+#define MANIFOLDOOS_LOCAL_ALIGN_H
+
+#include <armadillo>
+#include <Eigen/Sparse>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/parallel.h>
+
+namespace manifoldOOS {
+
+struct align_result {
+  arma::mat Y;            // n x q, orthonormal columns, orthogonal to 1, signs fixed
+  arma::vec values;       // q kept eigenvalues (ascending)
+  double dropped = 0.0;   // eigenvalue of the trivial pair
+  int n_null = 0;         // eigenvalues below tol_null among the computed ones
+  double tol_null = 0.0;
+  std::string method;     // eigen-solver path
+  double residual = -1.0;
+  std::string note;
+};
+
+// The rows nbhd(i, .) of X, centred (k x d): one clique / neighbourhood.
+inline arma::mat centred_clique(const arma::mat& X, const arma::Mat<int>& nbhd, long i) {
+  const long k = nbhd.n_cols;
+  arma::mat Ci(k, X.n_cols);
+  for (long a = 0; a < k; ++a) Ci.row(a) = X.row(nbhd(i, a));
+  Ci.each_row() -= arma::mean(Ci, 0);
+  return Ci;
+}
+
+// Writes the k x k block A of clique i as triplets at trips[i k^2 ...] (column
+// major), to be summed into the n x n alignment matrix.
+inline void scatter_clique_block(std::vector<Eigen::Triplet<double>>& trips, const arma::Mat<int>& nbhd, long i,
+                                 const arma::mat& A) {
+  const long k = nbhd.n_cols;
+  size_t off = static_cast<size_t>(i) * static_cast<size_t>(k * k);
+  for (long b = 0; b < k; ++b)
+    for (long a = 0; a < k; ++a) trips[off++] = Eigen::Triplet<double>(nbhd(i, a), nbhd(i, b), A(a, b));
+}
+
+// Threaded assembly of the alignment triplets of every clique (row of nbhd):
+// block(i, Ci, deficient) gets the centred clique Ci = centred_clique(X, nbhd, i)
+// and returns its k x k block, setting `deficient` when the clique is rank
+// deficient; the blocks are scattered with scatter_clique_block() and the
+// deficient cliques counted into n_deficient. An exception thrown by a block
+// is rethrown after the loop; an interrupt throws manifoldOOS::interrupted.
+template <class Block>
+inline std::vector<Eigen::Triplet<double>> assemble_clique_blocks(const arma::mat& X, const arma::Mat<int>& nbhd,
+                                                                  int n_threads, long& n_deficient, Block block) {
+  const std::size_t n = nbhd.n_rows, k = nbhd.n_cols;
+  std::vector<Eigen::Triplet<double>> trips(n * k * k);
+  n_deficient = 0;
+  parallel_row_blocks(
+      n, n, n_threads, [](std::size_t, std::size_t) {}, [] { return 0L; },
+      [&](long& deficient, std::size_t i) {
+        const arma::mat Ci = centred_clique(X, nbhd, static_cast<long>(i));
+        bool def = false;
+        const arma::mat B = block(static_cast<long>(i), Ci, def);
+        if (def) ++deficient;
+        scatter_clique_block(trips, nbhd, static_cast<long>(i), B);
+      },
+      [&](long& deficient) { n_deficient += deficient; }, 256);
+  return trips;
+}
+
+// Sparse symmetric matrix from triplets (duplicates summed).
+inline sp_mat_e sparse_from_triplets(long n, const std::vector<Eigen::Triplet<double>>& trips) {
+  sp_mat_e M(n, n);
+  M.setFromTriplets(trips.begin(), trips.end());
+  M.makeCompressed();
+  return M;
+}
+
+inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o) {
+  const long n = M.rows();
+  if (q < 1 || q + 1 > n - 1) throw input_error("`ndim` must lie in [1, n - 2]");
+  const long nev = std::min<long>(q + 2, n - 1);
+  eigen_result res = eigs_sym(sym_problem::sparse(M), eig_which::bottom, nev, o);
+  const double scale = detail::shift_scale(detail::sparse_trace(M), n);
+  const double tol_null = 1e-13 * scale;
+  align_result out;
+  out.tol_null = tol_null;
+  out.method = res.method_used;
+  out.note = res.note;
+  out.residual = res.residual;
+  int n_null = 0;
+  for (arma::uword j = 0; j < res.values.n_elem; ++j) {
+    if (res.values(j) < tol_null) ++n_null;
+  }
+  out.n_null = n_null;
+  if (nev == q + 2 && n_null >= q + 2) {
+    std::ostringstream os;
+    os << "the alignment matrix has at least " << q + 2
+       << " eigenvalues below the null tolerance " << tol_null
+       << ": the embedding is not determined (disconnected neighbourhoods or many duplicated points); "
+       << "increase `k` or remove duplicated rows";
+    throw input_error(os.str());
+  }
+  const arma::mat V = res.vectors.cols(0, q);
+  const arma::vec lam = res.values.head(q + 1);
+  arma::vec u(n);
+  u.fill(1.0 / std::sqrt(double(n)));
+  const arma::vec c = V.t() * u;
+  const double cn = arma::norm(c);
+  if (!(cn > 1.0 - 1e-6)) {
+    std::ostringstream os;
+    os << "the constant vector is not among the bottom eigenvectors (norm of its projection "
+       << cn << "); the eigen-solver result is unreliable";
+    throw error(os.str());
+  }
+  if (n_null <= 1 && lam(0) < tol_null && std::abs(c(0)) > 1.0 - 1e-6) {
+    out.Y = V.cols(1, q);
+    out.values = lam.tail(q);
+    out.dropped = lam(0);
+  } else {
+    // Householder reflection H (symmetric, orthogonal) with H e_1 = c / |c|.
+    arma::vec v = c / cn;
+    v(0) -= 1.0;
+    const double vn2 = arma::dot(v, v);
+    arma::mat H = arma::eye(q + 1, q + 1);
+    if (vn2 > 1e-300) H -= (2.0 / vn2) * (v * v.t());
+    arma::mat VH = V * H;
+    arma::mat Vq = VH.cols(1, q);
+    Vq -= u * (u.t() * Vq);  // remove what is left of the constant direction
+    arma::mat R = H * arma::diagmat(lam) * H;
+    arma::mat Rq = R.submat(1, 1, q, q);
+    Rq = 0.5 * (Rq + Rq.t());
+    arma::vec mu;
+    arma::mat E;
+    if (!arma::eig_sym(mu, E, Rq)) throw convergence_error("eigendecomposition of the reduced problem failed");
+    Vq = Vq * E;
+    // re-orthonormalise (the projection changed the columns by rounding only)
+    arma::mat Qm, Rm;
+    arma::qr_econ(Qm, Rm, Vq);
+    for (arma::uword j = 0; j < Qm.n_cols; ++j) {
+      if (Rm(j, j) < 0) Qm.col(j) *= -1.0;
+    }
+    out.Y = Qm;
+    out.values = mu;
+    out.dropped = arma::dot(arma::square(c / cn), lam);
+    if (!out.note.empty()) out.note += "; ";
+    out.note += "constant direction projected out of the bottom eigenspace";
+  }
+  fix_signs(out.Y);
+  return out;
+}
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_LOCAL_ALIGN_H

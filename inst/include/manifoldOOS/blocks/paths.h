@@ -1,0 +1,34 @@
+// Shortest paths on sparse graphs with non-negative edge lengths (Dijkstra,
+// binary heap with lazy deletion). R-free core; implementation in
+// src/paths_core.cpp.
+#ifndef MANIFOLDOOS_PATHS_H
+#define MANIFOLDOOS_PATHS_H
+
+#include <manifoldOOS/core/common.h>
+
+namespace manifoldOOS {
+
+// Out-adjacency in compressed form: the out-neighbours of vertex u are
+// adj_idx[adj_ptr[u] .. adj_ptr[u+1]-1] with edge lengths adj_len[...].
+// For a symmetric CSC matrix W these are simply its column arrays; for a
+// directed W (W(i, j) = edge i -> j) pass the column arrays of W^T.
+// Stored entries are edges even when their length is 0.
+struct adjacency_view {
+  int n = 0;
+  const int* adj_ptr = nullptr;  // length n + 1
+  const int* adj_idx = nullptr;
+  const double* adj_len = nullptr;
+};
+
+// Geodesic distances from each of the m (0-based) sources to every vertex.
+// out: m x n, column-major (out[s + j * m] = distance from sources[s] to j),
+// +Inf where unreachable. Sources are processed in parallel (OpenMP over
+// sources); each source is computed by one thread in a fixed order, so the
+// result does not depend on the number of threads. Throws input_error on a
+// negative or non-finite length or an out-of-range index/source.
+void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
+                    int n_threads);
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_PATHS_H

@@ -1,0 +1,162 @@
+// Dijkstra from a set of sources (R-free core).
+#include <manifoldOOS/blocks/paths.h>
+
+#include <limits>
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace manifoldOOS {
+
+namespace {
+
+// Indexed binary min-heap of vertices keyed by their tentative distance,
+// with decrease-key (at most n entries, no stale duplicates). Ties are
+// ordered by vertex index.
+class vertex_heap {
+ public:
+  explicit vertex_heap(int n) : pos_(n, -1) { heap_.reserve(n); }
+  bool empty() const { return heap_.empty(); }
+  void clear() {
+    for (int v : heap_) pos_[v] = -1;
+    heap_.clear();
+  }
+  // Insert v or move it up after its key decreased.
+  void push_or_decrease(int v, const std::vector<double>& key) {
+    int i = pos_[v];
+    if (i < 0) {
+      i = static_cast<int>(heap_.size());
+      heap_.push_back(v);
+    }
+    sift_up(i, key);
+  }
+  int pop(const std::vector<double>& key) {
+    const int top = heap_[0];
+    pos_[top] = -1;
+    const int last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) {
+      heap_[0] = last;
+      pos_[last] = 0;
+      sift_down(0, key);
+    }
+    return top;
+  }
+
+ private:
+  static bool less(int a, int b, const std::vector<double>& key) {
+    return key[a] < key[b] || (key[a] == key[b] && a < b);
+  }
+  void place(int i, int v) {
+    heap_[i] = v;
+    pos_[v] = i;
+  }
+  void sift_up(int i, const std::vector<double>& key) {
+    const int v = heap_[i];
+    while (i > 0) {
+      const int parent = (i - 1) / 2;
+      if (!less(v, heap_[parent], key)) break;
+      place(i, heap_[parent]);
+      i = parent;
+    }
+    place(i, v);
+  }
+  void sift_down(int i, const std::vector<double>& key) {
+    const int v = heap_[i];
+    const int size = static_cast<int>(heap_.size());
+    for (;;) {
+      int child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && less(heap_[child + 1], heap_[child], key)) ++child;
+      if (!less(heap_[child], v, key)) break;
+      place(i, heap_[child]);
+      i = child;
+    }
+    place(i, v);
+  }
+  std::vector<int> pos_;
+  std::vector<int> heap_;
+};
+
+// Single-source Dijkstra into dist (length n), reusing the caller's buffers.
+void dijkstra_one(const adjacency_view& G, int source, std::vector<double>& dist,
+                  vertex_heap& heap) {
+  std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
+  heap.clear();
+  dist[source] = 0.0;
+  heap.push_or_decrease(source, dist);
+  while (!heap.empty()) {
+    const int u = heap.pop(dist);
+    const double du = dist[u];
+    // No "settled" test is needed: a settled v has dist[v] <= du <= du + len
+    // (lengths are non-negative and rounding of a sum of non-negative numbers
+    // is monotone), so it can never be relaxed again. Skipping the test saves
+    // a load and a hard-to-predict branch per edge.
+    for (int t = G.adj_ptr[u]; t < G.adj_ptr[u + 1]; ++t) {
+      const int v = G.adj_idx[t];
+      const double alt = du + G.adj_len[t];
+      if (alt < dist[v]) {
+        dist[v] = alt;
+        heap.push_or_decrease(v, dist);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
+                    int n_threads) {
+  const int n = G.n;
+  if (n < 1) throw input_error("the graph has no vertices.");
+  const int nnz = G.adj_ptr[n];
+  for (int t = 0; t < nnz; ++t) {
+    const double w = G.adj_len[t];
+    if (!(w >= 0.0) || w == std::numeric_limits<double>::infinity()) {
+      throw input_error("edge lengths must be finite and non-negative for shortest paths.");
+    }
+    if (G.adj_idx[t] < 0 || G.adj_idx[t] >= n) throw input_error("adjacency index out of range.");
+  }
+  for (int s = 0; s < m; ++s) {
+    if (sources[s] < 0 || sources[s] >= n) {
+      throw input_error("source " + std::to_string(sources[s] + 1) + " is not a vertex (n = " +
+                        std::to_string(n) + ").");
+    }
+  }
+  const int nt = resolve_threads(n_threads);
+  // Each task handles a block of consecutive sources and writes them to the
+  // output in runs of `block` contiguous values (the output is m x n).
+  constexpr int block = 16;
+  const int n_blocks = (m + block - 1) / block;
+  interrupt_flag flag(1);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+  {
+    std::vector<double> dist(n);
+    vertex_heap heap(n);
+    std::vector<double> buf(static_cast<std::size_t>(block) * n);
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (int b = 0; b < n_blocks; ++b) {
+      if (flag.poll(b)) continue;
+      const int s0 = b * block;
+      const int bs = std::min(block, m - s0);
+      for (int r = 0; r < bs; ++r) {
+        dijkstra_one(G, sources[s0 + r], dist, heap);
+        for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * bs + r] = dist[j];
+      }
+      for (int j = 0; j < n; ++j) {
+        const double* from = buf.data() + static_cast<std::size_t>(j) * bs;
+        double* to = out + s0 + static_cast<std::size_t>(j) * m;
+        std::copy(from, from + bs, to);
+      }
+    }
+  }
+  (void)nt;
+  flag.rethrow_if_stopped();
+}
+
+}  // namespace manifoldOOS

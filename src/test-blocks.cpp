@@ -1,0 +1,327 @@
+// C++ unit tests of the core's building blocks (testthat + Catch), run from
+// tests/testthat/test-cpp.R: kNN against brute force, Dijkstra against
+// Floyd-Warshall, Procrustes recovery, the updatable Cholesky factor, the
+// sparse eigen-solver against LAPACK, and the constrained assignment's
+// optimality certificate.
+#include <testthat.h>
+
+#include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/paths.h>
+#include <manifoldOOS/blocks/procrustes.h>
+#include <manifoldOOS/methods/plml.h>
+#include <manifoldOOS/oos/sparse_coding.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// Points on a small integer grid: many exactly tied distances.
+arma::mat grid_points(int side, int p) {
+  const int n = static_cast<int>(std::pow(side, p));
+  arma::mat X(n, p);
+  for (int i = 0; i < n; ++i) {
+    int r = i;
+    for (int j = 0; j < p; ++j) {
+      X(i, j) = r % side;
+      r /= side;
+    }
+  }
+  return X;
+}
+
+arma::mat random_points(arma::uword n, arma::uword p, unsigned seed) {
+  arma::arma_rng::set_seed(seed);
+  return arma::randn<arma::mat>(n, p);
+}
+
+// Brute-force reference: sort all (distance, index) pairs.
+void knn_reference(const arma::mat& X, const arma::mat* Q, int k, arma::Mat<int>& idx,
+                   arma::mat& dist) {
+  const arma::uword n = X.n_rows, m = Q ? Q->n_rows : n, p = X.n_cols;
+  idx.set_size(m, k);
+  dist.set_size(m, k);
+  for (arma::uword i = 0; i < m; ++i) {
+    std::vector<std::pair<double, int>> all;
+    for (arma::uword j = 0; j < n; ++j) {
+      if (!Q && j == i) continue;
+      double s = 0.0;
+      for (arma::uword l = 0; l < p; ++l) {
+        const double t = (Q ? (*Q)(i, l) : X(i, l)) - X(j, l);
+        s += t * t;
+      }
+      all.emplace_back(std::sqrt(s), static_cast<int>(j));
+    }
+    std::sort(all.begin(), all.end());
+    for (int c = 0; c < k; ++c) {
+      dist(i, c) = all[c].first;
+      idx(i, c) = all[c].second;
+    }
+  }
+}
+
+bool knn_matches(const arma::mat& X, const arma::mat* Q, int k, manifoldOOS::knn_algorithm algo,
+                 int threads) {
+  arma::Mat<int> ridx;
+  arma::mat rdist;
+  knn_reference(X, Q, k, ridx, rdist);
+  const arma::uword m = Q ? Q->n_rows : X.n_rows;
+  arma::Mat<int> idx(m, k);
+  arma::mat dist(m, k);
+  manifoldOOS::knn_search_raw(X.memptr(), X.n_rows, X.n_cols, Q ? Q->memptr() : nullptr, m, k,
+                              algo, threads, idx.memptr(), dist.memptr());
+  return arma::all(arma::vectorise(idx == ridx)) && arma::approx_equal(dist, rdist, "absdiff", 0.0);
+}
+
+// Symmetric CSC adjacency of an undirected weighted graph.
+struct csc_graph {
+  std::vector<int> ptr, idx;
+  std::vector<double> len;
+  manifoldOOS::adjacency_view view(int n) const {
+    manifoldOOS::adjacency_view v;
+    v.n = n;
+    v.adj_ptr = ptr.data();
+    v.adj_idx = idx.data();
+    v.adj_len = len.data();
+    return v;
+  }
+};
+
+csc_graph csc_from_dense(const arma::mat& W) {
+  csc_graph g;
+  const int n = W.n_rows;
+  g.ptr.push_back(0);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      if (std::isfinite(W(i, j)) && i != j) {
+        g.idx.push_back(i);
+        g.len.push_back(W(i, j));
+      }
+    }
+    g.ptr.push_back(static_cast<int>(g.idx.size()));
+  }
+  return g;
+}
+
+}  // namespace
+
+context("kNN block") {
+  test_that("kd-tree and brute force equal the brute-force reference, ties included") {
+    const arma::mat G = grid_points(6, 2);  // 36 points, many ties
+    for (int threads : {1, 2}) {
+      expect_true(knn_matches(G, nullptr, 8, manifoldOOS::knn_algorithm::kdtree, threads));
+      expect_true(knn_matches(G, nullptr, 8, manifoldOOS::knn_algorithm::brute, threads));
+    }
+    const arma::mat X = random_points(300, 20, 7), Q = random_points(40, 20, 8);
+    expect_true(knn_matches(X, nullptr, 10, manifoldOOS::knn_algorithm::brute, 2));
+    expect_true(knn_matches(X, &Q, 5, manifoldOOS::knn_algorithm::brute, 2));
+    expect_true(knn_matches(X, &Q, 5, manifoldOOS::knn_algorithm::kdtree, 2));
+    const arma::mat L = random_points(500, 3, 9);
+    expect_true(knn_matches(L, nullptr, 12, manifoldOOS::knn_algorithm::kdtree, 2));
+  }
+  test_that("k out of range is an input error") {
+    const arma::mat X = random_points(5, 2, 1);
+    arma::Mat<int> idx(5, 5);
+    arma::mat dist(5, 5);
+    expect_error_as(manifoldOOS::knn_search_raw(X.memptr(), 5, 2, nullptr, 5, 5,
+                                                manifoldOOS::knn_algorithm::brute, 1,
+                                                idx.memptr(), dist.memptr()),
+                    manifoldOOS::input_error);
+  }
+}
+
+context("shortest paths block") {
+  test_that("Dijkstra from every source equals Floyd-Warshall on random graphs with ties") {
+    for (unsigned seed = 1; seed <= 5; ++seed) {
+      arma::arma_rng::set_seed(seed);
+      const int n = 25;
+      arma::mat W(n, n);
+      W.fill(std::numeric_limits<double>::infinity());
+      for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+          if (arma::randu() < 0.15) {
+            // integer lengths (including 0): many equal-length paths
+            const double w = std::floor(arma::randu() * 4.0);
+            W(i, j) = W(j, i) = w;
+          }
+        }
+      }
+      arma::mat F = W;
+      F.diag().zeros();
+      for (int k = 0; k < n; ++k)
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            if (F(i, k) + F(k, j) < F(i, j)) F(i, j) = F(i, k) + F(k, j);
+      const csc_graph g = csc_from_dense(W);
+      std::vector<int> src(n);
+      std::iota(src.begin(), src.end(), 0);
+      arma::mat D(n, n);
+      manifoldOOS::dijkstra_multi(g.view(n), src.data(), n, D.memptr(), 2);
+      expect_true(arma::approx_equal(D, F, "absdiff", 0.0));
+    }
+  }
+  test_that("a negative edge length is rejected") {
+    arma::mat W(2, 2);
+    W.fill(std::numeric_limits<double>::infinity());
+    W(0, 1) = W(1, 0) = -1.0;
+    const csc_graph g = csc_from_dense(W);
+    const int s = 0;
+    arma::mat D(1, 2);
+    expect_error_as(manifoldOOS::dijkstra_multi(g.view(2), &s, 1, D.memptr(), 1),
+                    manifoldOOS::input_error);
+  }
+}
+
+context("Procrustes block") {
+  test_that("a known similarity motion is recovered exactly, in both forms") {
+    const arma::mat A = random_points(30, 3, 11);
+    arma::mat Q, R;
+    arma::qr(Q, R, random_points(3, 3, 12));
+    if (arma::det(Q) < 0) Q.col(0) *= -1.0;
+    const arma::rowvec t = {1.5, -2.0, 0.25};
+    arma::mat B = 0.5 * (A * Q);
+    B.each_row() += t;
+    const manifoldOOS::procrustes_result r = manifoldOOS::procrustes(A, B, true, false);
+    expect_true(arma::approx_equal(r.fitted, A, "absdiff", 1e-12));
+    expect_true(std::abs(r.scale - 2.0) < 1e-12);
+    expect_true(r.ss < 1e-20);
+    arma::mat Rt;
+    double beta = 0.0;
+    arma::vec ms, mt;
+    manifoldOOS::procrustes_cols(B.t(), A.t(), true, Rt, beta, ms, mt);
+    arma::mat moved = beta * Rt * (B.t().eval().each_col() - ms);
+    moved.each_col() += mt;
+    expect_true(arma::approx_equal(moved, A.t(), "absdiff", 1e-12));
+    expect_true(std::abs(beta - 2.0) < 1e-12);
+  }
+  test_that("without reflections a mirrored configuration is not matched exactly") {
+    const arma::mat A = random_points(20, 2, 13);
+    arma::mat B = A;
+    B.col(0) *= -1.0;
+    expect_true(manifoldOOS::procrustes(A, B, false, true).ss < 1e-20);
+    expect_true(manifoldOOS::procrustes(A, B, false, false).ss > 1e-3);
+  }
+}
+
+context("updatable Cholesky block") {
+  test_that("append, remove, update and downdate keep R'R equal to the tracked matrix") {
+    using manifoldOOS::l1::active_cholesky;
+    const arma::uword p = 6;
+    const arma::mat Z = random_points(12, p, 21);
+    arma::mat S = Z.t() * Z;  // SPD, 6 x 6
+    active_cholesky ch(p);
+    std::vector<arma::uword> cols;  // columns of S in the factor, in order
+    auto current = [&]() {
+      arma::uvec u(cols.size());
+      for (std::size_t i = 0; i < cols.size(); ++i) u(i) = cols[i];
+      return arma::mat(S.submat(u, u));
+    };
+    auto add = [&](arma::uword j) {
+      arma::vec k(cols.size());
+      for (std::size_t i = 0; i < cols.size(); ++i) k(i) = S(cols[i], j);
+      const bool ok = ch.add(k.memptr(), S(j, j), arma::trace(S));
+      if (ok) cols.push_back(j);
+      return ok;
+    };
+    auto solves = [&]() {
+      const arma::mat M = current();
+      arma::vec rhs = arma::linspace(1.0, 2.0, M.n_rows), z = rhs;
+      ch.solve(z.memptr());
+      return arma::approx_equal(M * z, rhs, "absdiff", 1e-9);
+    };
+    for (arma::uword j = 0; j < p; ++j) expect_true(add(j));
+    expect_true(ch.size() == p);
+    expect_true(solves());
+    ch.remove(2);
+    cols.erase(cols.begin() + 2);
+    expect_true(solves());
+    arma::vec w = 0.3 * arma::ones<arma::vec>(cols.size());
+    ch.update(w.memptr());
+    {
+      arma::uvec u(cols.size());
+      for (std::size_t i = 0; i < cols.size(); ++i) u(i) = cols[i];
+      S.submat(u, u) += w * w.t();
+    }
+    expect_true(solves());
+    const bool down = ch.downdate(w.memptr(), arma::trace(S));
+    expect_true(down);
+    {
+      arma::uvec u(cols.size());
+      for (std::size_t i = 0; i < cols.size(); ++i) u(i) = cols[i];
+      S.submat(u, u) -= w * w.t();
+    }
+    expect_true(solves());
+    // a column in the span of the current ones is refused
+    active_cholesky one(2);
+    const double k11 = 4.0;
+    expect_true(one.add(nullptr, k11, k11));
+    const double k21 = 2.0 * 4.0;  // column 2 = 2 * column 1: inner product 8, norm 16
+    expect_false(one.add(&k21, 16.0, 16.0));
+  }
+}
+
+context("sparse eigen-solver block") {
+  test_that("shift-invert Lanczos equals LAPACK on a path-graph Laplacian") {
+    const int n = 400;
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < n; ++i) {
+      const double d = (i == 0 || i == n - 1) ? 1.0 : 2.0;
+      t.emplace_back(i, i, d);
+      if (i + 1 < n) {
+        t.emplace_back(i, i + 1, -1.0);
+        t.emplace_back(i + 1, i, -1.0);
+      }
+    }
+    manifoldOOS::sp_mat_e L(n, n);
+    L.setFromTriplets(t.begin(), t.end());
+    manifoldOOS::eig_options o;
+    o.method = manifoldOOS::eig_method::iterative;
+    const manifoldOOS::eigen_result it = manifoldOOS::eigs_sparse_bottom(L, 4, o);
+    // closed form: 2 - 2 cos(pi j / n), j = 0..3
+    for (int j = 0; j < 4; ++j) {
+      const double exact = 2.0 - 2.0 * std::cos(M_PI * j / n);
+      expect_true(std::abs(it.values(j) - exact) < 1e-9);
+    }
+    expect_true(it.residual < 1e-8);
+  }
+}
+
+context("constrained assignment block") {
+  test_that("the assignment is optimal: it equals exhaustive search on tiny instances") {
+    const int n = 8, c = 3, h = 2;
+    for (unsigned seed = 1; seed <= 4; ++seed) {
+      const arma::mat X = random_points(n, 2, 100 + seed);
+      const arma::mat C = random_points(c, 2, 200 + seed);
+      const std::vector<int> lab =
+          manifoldOOS::constrained_assignment(X, C, h, c, 1, nullptr, nullptr, nullptr);
+      auto cost_of = [&](const std::vector<int>& l) {
+        double s = 0.0;
+        for (int i = 0; i < n; ++i) s += arma::accu(arma::square(X.row(i) - C.row(l[i])));
+        return s;
+      };
+      // exhaustive: all c^n labelings with every cluster holding >= h points
+      double best = std::numeric_limits<double>::infinity();
+      std::vector<int> l(n, 0);
+      for (long code = 0; code < static_cast<long>(std::pow(c, n)); ++code) {
+        long r = code;
+        std::vector<int> size(c, 0);
+        for (int i = 0; i < n; ++i) {
+          l[i] = r % c;
+          r /= c;
+          ++size[l[i]];
+        }
+        if (*std::min_element(size.begin(), size.end()) < h) continue;
+        best = std::min(best, cost_of(l));
+      }
+      std::vector<int> size(c, 0);
+      for (int v : lab) ++size[v];
+      expect_true(*std::min_element(size.begin(), size.end()) >= h);
+      expect_true(std::abs(cost_of(lab) - best) <= 1e-9 * std::max(1.0, best));
+    }
+  }
+}

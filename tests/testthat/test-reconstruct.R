@@ -1,0 +1,184 @@
+# reconstruct(): inverse maps from the embedding back to the input space.
+
+# A Python interpreter with scikit-learn, or "" (the tests needing it skip).
+sklearn_python <- function() {
+  cands <- unique(c(Sys.getenv("MANIFOLDOOS_PYTHON"), "python3", "/usr/bin/python3"))
+  for (py in cands[nzchar(cands)]) {
+    ok <- suppressWarnings(tryCatch(
+      system2(py, c("-c", shQuote("import sklearn, numpy")), stdout = FALSE, stderr = FALSE),
+      error = function(e) 1L))
+    if (identical(as.integer(ok), 0L)) return(py)
+  }
+  ""
+}
+
+# Orthogonal projection of the rows of x - center onto the span of A's columns.
+span_projection <- function(x, center, A) {
+  P <- A %*% solve(crossprod(A), t(A))
+  sweep(sweep(x, 2, center) %*% P, 2, center, "+")
+}
+
+test_that("PCA: reconstruct(predict(x)) is the projection on the principal subspace; ndim = D is exact", {
+  set.seed(1)
+  X <- matrix(rnorm(200 * 5), 200) %*% matrix(rnorm(25), 5)
+  colnames(X) <- paste0("v", 1:5)
+  new <- matrix(rnorm(20 * 5), 20) * 3
+  colnames(new) <- colnames(X)
+  p <- pca(X, ndim = 2)
+  xr <- reconstruct(p, predict(p, new))
+  expect_identical(colnames(xr), colnames(X))
+  expect_equal(unname(xr), span_projection(new, p$center, unname(p$rotation)), tolerance = 1e-10)
+  # projection: idempotent, and the residual is orthogonal to the subspace
+  expect_equal(reconstruct(p, predict(p, xr)), xr, tolerance = 1e-10)
+  expect_lt(max(abs((new - xr) %*% p$rotation)), 1e-9)
+  p5 <- pca(X, ndim = 5)
+  expect_lt(max(abs(reconstruct(p5, predict(p5, new)) - new)), 1e-10)
+  ps <- pca(X, ndim = 5, scale = TRUE)
+  expect_lt(max(abs(reconstruct(ps, predict(ps, new)) - new)), 1e-10)
+  # with scaling and fewer components: projection in the scaled coordinates
+  ps2 <- pca(X, ndim = 2, scale = TRUE)
+  Zs <- sweep(sweep(new, 2, ps2$center), 2, ps2$scale, "/")
+  R <- unname(ps2$rotation)
+  expect_equal(unname(reconstruct(ps2, predict(ps2, new))),
+               sweep(sweep(Zs %*% R %*% t(R), 2, ps2$scale, "*"), 2, ps2$center, "+"),
+               tolerance = 1e-10)
+})
+
+test_that("linear projections, linear SR and MDS: exact projection onto the span", {
+  set.seed(2)
+  roll <- swiss_roll(250, seed = 2)
+  X <- unname(cbind(roll$x, matrix(rnorm(250 * 2), 250)))
+  new <- X[1:15, ] + matrix(rnorm(15 * 5), 15)
+  fits <- list(lpp = lpp(X, 2, k = 8), olpp = olpp(X, 2, k = 8), npe = npe(X, 2, k = 10),
+               onpp = onpp(X, 2, k = 10))
+  for (nm in names(fits)) {
+    f <- fits[[nm]]
+    expect_equal(unname(reconstruct(f, predict(f, new))),
+                 span_projection(new, f$center, unname(f$rotation)), tolerance = 1e-10, info = nm)
+  }
+  sr <- spectral_regression(X, 2, k = 8, kernel = "linear")
+  expect_s3_class(sr, "manifold_sr_linear")
+  expect_equal(unname(reconstruct(sr, predict(sr, new))),
+               span_projection(new, sr$center, unname(sr$rotation)), tolerance = 1e-10)
+  # classical MDS of Euclidean distances is PCA: the same reconstruction
+  m <- mds(X, 2)
+  p <- pca(X, 2)
+  expect_equal(reconstruct(m, predict(m, new)), reconstruct(p, predict(p, new)), tolerance = 1e-10)
+})
+
+test_that("local linear and linear rules are exact on flat data (affine embedding)", {
+  fp <- flat_plane(400, seed = 5, p = 5, extent = c(3, 1), shift = NULL)
+  X <- fp$X
+  fit <- pca(X[1:300, ], ndim = 2)           # an affine image of the plane
+  new <- X[301:400, ]
+  Ynew <- predict(fit, new)
+  for (m in c("local_linear", "linear")) {
+    xr <- reconstruct(fit, Ynew, method = m, X = X[1:300, ])
+    expect_lt(max(abs(xr - new)), 1e-9)
+  }
+  # an LTSA fit stores its data; any y (also off the training points) maps into the plane
+  lt <- ltsa(X[1:300, ], ndim = 2, k = 12)
+  Y <- rbind(embedding(lt)[1:5, ], colMeans(embedding(lt)))
+  xr <- reconstruct(lt, Y)
+  expect_equal(unname(xr[1:5, ]), unname(X[1:5, ]))          # snapped training points
+  R <- svd(sweep(X[1:300, ], 2, colMeans(X[1:300, ])))$v[, 1:2]
+  off <- sweep(xr, 2, colMeans(X[1:300, ]))
+  expect_lt(max(abs(off - off %*% R %*% t(R))), 1e-9)        # stays in the data plane
+})
+
+test_that("the kernel PCA pre-image is kernel ridge regression from the embedding", {
+  set.seed(3)
+  X <- matrix(rnorm(60 * 3), 60)
+  kp <- kpca(X, ndim = 2, sigma = 1.5)
+  Y <- embedding(kp)
+  a <- 0.3
+  K <- exp(-as.matrix(dist(Y))^2 / (2 * 1.5^2))
+  ref <- K %*% solve(K + a * diag(60), X)
+  expect_equal(unname(reconstruct(kp, Y, alpha = a)), unname(ref), tolerance = 1e-10)
+  # polynomial kernel: (gamma <a, b> + coef0)^degree on the embedding
+  kq <- kpca(X, ndim = 2, kernel = "polynomial", degree = 2, gamma = 0.5, coef0 = 1)
+  Yq <- embedding(kq)
+  Kq <- (0.5 * tcrossprod(Yq) + 1)^2
+  expect_equal(unname(reconstruct(kq, Yq[1:4, ], alpha = 1)),
+               unname(Kq[1:4, ] %*% solve(Kq + diag(60), X)), tolerance = 1e-9)
+})
+
+test_that("kernel PCA pre-image agrees with scikit-learn's KernelPCA.inverse_transform", {
+  py <- sklearn_python()
+  skip_if(!nzchar(py), "python3 with scikit-learn is not available")
+  set.seed(4)
+  roll <- swiss_roll(120, seed = 4)
+  X <- roll$x[1:100, ]
+  new <- roll$x[101:120, ]
+  sigma <- 6
+  alpha <- 0.5
+  dir <- tempfile("skl")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  utils::write.table(X, file.path(dir, "x.csv"), sep = ",", row.names = FALSE, col.names = FALSE)
+  utils::write.table(new, file.path(dir, "new.csv"), sep = ",", row.names = FALSE, col.names = FALSE)
+  script <- file.path(dir, "run.py")
+  writeLines(c(
+    "import sys, numpy as np",
+    "from sklearn.decomposition import KernelPCA",
+    "d = sys.argv[1]",
+    "X = np.loadtxt(d + '/x.csv', delimiter=',')",
+    "N = np.loadtxt(d + '/new.csv', delimiter=',')",
+    sprintf("kp = KernelPCA(n_components=2, kernel='rbf', gamma=%.17g, fit_inverse_transform=True, alpha=%.17g, eigen_solver='dense')",
+            1 / (2 * sigma^2), alpha),
+    "kp.fit(X)",
+    "np.savetxt(d + '/inv_new.csv', kp.inverse_transform(kp.transform(N)), delimiter=',', fmt='%.17g')",
+    "np.savetxt(d + '/inv_train.csv', kp.inverse_transform(kp.transform(X[:10])), delimiter=',', fmt='%.17g')"
+  ), script)
+  status <- system2(py, c(shQuote(script), shQuote(dir)), stdout = FALSE, stderr = FALSE)
+  skip_if(!identical(as.integer(status), 0L), "the scikit-learn script failed")
+  ref_new <- as.matrix(utils::read.csv(file.path(dir, "inv_new.csv"), header = FALSE))
+  ref_train <- as.matrix(utils::read.csv(file.path(dir, "inv_train.csv"), header = FALSE))
+  kp <- kpca(X, ndim = 2, sigma = sigma, eigen_solver = "dense")
+  expect_equal(unname(reconstruct(kp, predict(kp, new), alpha = alpha)), unname(ref_new),
+               tolerance = 1e-7)
+  expect_equal(unname(reconstruct(kp, embedding(kp)[1:10, ], alpha = alpha)), unname(ref_train),
+               tolerance = 1e-7)
+})
+
+test_that("generic rules: oos_map with the roles swapped; training data from the fit or X", {
+  roll <- swiss_roll(200, seed = 6)
+  X <- roll$x
+  le <- laplacian_eigenmaps(X, ndim = 2, k = 10)
+  Y <- embedding(le)[c(3, 50, 120), ] + 1e-4
+  for (m in c("krr", "linear", "lvm", "reconstruction")) {
+    map <- oos_map(embedding(le), X, method = m)
+    expect_equal(unname(reconstruct(le, Y, method = m)), unname(predict(map, Y)), info = m)
+  }
+  # a fit without stored data needs X, and X must be the training data
+  p <- pca(X, 2)
+  expect_input_error(reconstruct(p, embedding(p)[1:2, ], method = "krr"), "`X`")
+  expect_input_error(reconstruct(p, embedding(p)[1:2, ], method = "krr", X = X[1:50, ]), "`X`")
+  expect_equal(reconstruct(p, embedding(p)[1:2, ], method = "krr", X = X, lambda = 0.01),
+               reconstruct(p, embedding(p)[1:2, ], method = "krr", X = as.data.frame(X), lambda = 0.01))
+})
+
+test_that("reconstruct: batch == row by row, saveRDS round trip, bad input", {
+  roll <- swiss_roll(150, seed = 7)
+  X <- roll$x
+  fits <- list(pca = pca(X, 2), kpca = kpca(X, 2, sigma = 5), isomap = isomap(X, 2, k = 10),
+               lle = lle(X, 2, k = 10))
+  Ynew <- matrix(c(0.1, -0.2, 0.3, 0.05, -0.4, 0.2), 3) * 5
+  for (nm in names(fits)) {
+    f <- fits[[nm]]
+    batch <- reconstruct(f, Ynew)
+    rows <- do.call(rbind, lapply(1:3, function(i) reconstruct(f, Ynew[i, , drop = FALSE])))
+    expect_equal(rows, batch, tolerance = 1e-12, info = nm)
+    expect_identical(reconstruct(rds_roundtrip(f), Ynew), batch, info = nm)
+    expect_equal(dim(batch), c(3L, 3L))
+  }
+  f <- fits$isomap
+  expect_input_error(reconstruct(f, Ynew[, 1, drop = FALSE]), "`Y`")
+  expect_input_error(reconstruct(f, "a"), "`Y`")
+  expect_input_error(reconstruct(f, replace(Ynew, 2, NA)), "`Y`")
+  expect_input_error(reconstruct(f, Ynew, method = "exact"), "`method`")
+  expect_input_error(reconstruct(f, Ynew, k = 2), "`k`")
+  expect_input_error(reconstruct(fits$kpca, Ynew, alpha = -1), "`alpha`")
+  expect_input_error(reconstruct(list(), Ynew), "`fit`")
+  expect_input_error(reconstruct(embedding(f), Ynew), "`fit`")
+})

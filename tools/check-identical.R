@@ -1,0 +1,106 @@
+# Bit-identical results before and after a refactoring of the C++ core.
+#
+#   Rscript tools/check-identical.R save    FILE   # with the old build installed
+#   Rscript tools/check-identical.R compare FILE   # with the new build installed
+#
+# Fits every fitting function on fixed data, predicts held-out rows with
+# every native rule and every generic rule, and runs the other numerical
+# exports (kNN, graphs, geodesics, quality measures, sparse codes). `save`
+# writes the results; `compare` recomputes them and reports every entry that
+# is not identical() to the saved one. Exits non-zero on any difference.
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) != 2L || !args[1] %in% c("save", "compare")) {
+  stop("usage: Rscript tools/check-identical.R save|compare FILE")
+}
+suppressPackageStartupMessages(library(manifoldOOS))
+options(manifoldOOS.threads = 2L)
+
+roll <- swiss_roll(400, seed = 11)
+X <- roll$x[1:300, ]
+Xn <- roll$x[301:400, ]
+colnames(X) <- colnames(Xn) <- c("a", "b", "c")
+lab <- rep(1:3, length.out = 300)
+set.seed(5)
+Z <- matrix(rnorm(200 * 12), 200, 12)     # 12-D data: brute-force kNN path
+Zn <- matrix(rnorm(40 * 12), 40, 12)
+
+run <- function(expr) tryCatch(expr, error = function(e) paste("error:", conditionMessage(e)))
+
+fits <- list(
+  pca = function() pca(X, 2),
+  kpca = function() kpca(X, 2),
+  kpca_poly = function() kpca(X, 2, kernel = "polynomial", degree = 2),
+  mds = function() mds(X, 2),
+  isomap = function() isomap(X, 2, k = 8),
+  isomap_lm = function() isomap(X, 2, k = 8, landmarks = 40),
+  lle = function() lle(X, 2, k = 8),
+  le = function() laplacian_eigenmaps(X, 2, k = 8),
+  ltsa = function() ltsa(X, 2, k = 8),
+  lpp = function() lpp(X, 2, k = 6),
+  olpp = function() olpp(X, 2, k = 6),
+  npe = function() npe(X, 2, k = 8),
+  onpp = function() onpp(X, 2, k = 8),
+  klpp = function() klpp(X, 2, k = 6),
+  sr = function() spectral_regression(X, 2, k = 6),
+  sr_kernel = function() spectral_regression(X, 2, k = 6, kernel = "rbf"),
+  lgrm = function() lgrm(X, 2, k = 8, sigma = 10),
+  lgrm_lm = function() lgrm(X, 2, k = 8, sigma = 10, landmarks = 60),
+  plml = function() plml(X, 2, k = 8, seed = 1),
+  plml_ihm = function() plml(X, 2, k = 8, seed = 1, variant = "ihm"),
+  nppe = function() nppe(X, 2, k = 8),
+  sle = function() supervised_le(X, lab, ndim = 2),
+  fisher = function() fisher_embedding(X, lab, ndim = 2),
+  ke_lle = function() ke_lle(X, 2, k = 8),
+  sosi = function() sosi(supervised_le(X[1:150, ], lab[1:150], ndim = 2), X_unlabeled = X[151:300, ])
+)
+
+out <- list()
+for (nm in names(fits)) {
+  fit <- run(fits[[nm]]())
+  if (is.character(fit)) { out[[nm]] <- fit; next }
+  out[[paste0(nm, "/embedding")]] <- embedding(fit)
+  for (rule in fit$oos$available) {
+    out[[paste0(nm, "/", rule)]] <- run(predict(fit, Xn, method = rule))
+  }
+}
+
+fit <- ltsa(X, 2, k = 8)
+for (rule in c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf", "krr")) {
+  out[[paste0("generic/", rule)]] <- run(predict(fit, Xn, method = rule, X = X))
+}
+
+Y <- embedding(fit)
+out$knn_kd <- knn(X, 7)
+out$knn_brute <- knn(Z, 7, algorithm = "brute")
+out$knn_query <- knn(Z, 5, query = Zn)
+g <- neighbour_graph(X, k = 7)
+out$graph <- g
+out$laplacian <- graph_laplacian(g, "symmetric")
+out$geodesic <- geodesic_distances(g, sources = 1:20)
+out$trust <- trustworthiness(X, Y, k = c(5, 10))
+out$cont <- continuity(X, Y, k = c(5, 10))
+out$rnx <- rnx(X, Y)
+out$coranking <- coranking(X, Y, K_max = 30)
+out$resvar <- residual_variance(X, Y)
+out$procrustes <- procrustes(Y, roll$truth[1:300, ])
+out$l1 <- run(l1_code(Z[1:30, ], Z[31:200, ]))
+
+file <- args[2]
+if (args[1] == "save") {
+  saveRDS(out, file)
+  cat(sprintf("saved %d results to %s\n", length(out), file))
+} else {
+  ref <- readRDS(file)
+  bad <- character()
+  for (nm in union(names(ref), names(out))) {
+    if (!identical(ref[[nm]], out[[nm]])) bad <- c(bad, nm)
+  }
+  cat(sprintf("%d results compared, %d differ\n", length(ref), length(bad)))
+  for (nm in bad) {
+    a <- ref[[nm]]; b <- out[[nm]]
+    d <- if (is.numeric(unlist(a)) && is.numeric(unlist(b)) && length(unlist(a)) == length(unlist(b)))
+      sprintf(" (max abs diff %.3g)", max(abs(unlist(a) - unlist(b)))) else ""
+    cat("  differs:", nm, d, "\n")
+  }
+  if (length(bad)) quit(status = 1)
+}
