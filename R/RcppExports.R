@@ -105,6 +105,18 @@
     .Call(`_manifoldOOS_mo_lvm_average`, Y, idx1, dist, sigma)
 }
 
+.mo_hnsw_build <- function(X, M, ef_construction, seed, n_threads) {
+    .Call(`_manifoldOOS_mo_hnsw_build`, X, M, ef_construction, seed, n_threads)
+}
+
+.mo_hnsw_search <- function(index, query, k, ef, n_threads) {
+    .Call(`_manifoldOOS_mo_hnsw_search`, index, query, k, ef, n_threads)
+}
+
+.mo_fingerprint <- function(X) {
+    .Call(`_manifoldOOS_mo_fingerprint`, X)
+}
+
 .mo_lgrm_local <- function(X, nbhd1, p, gamma, n_threads) {
     .Call(`_manifoldOOS_mo_lgrm_local`, X, nbhd1, p, gamma, n_threads)
 }
@@ -343,5 +355,9 @@
 
 .mo_ltsa_alignment <- function(X, nbhd1, q) {
     .Call(`_manifoldOOS_mo_ltsa_alignment`, X, nbhd1, q)
+}
+
+.mo_isomap_project_nb <- function(X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads) {
+    .Call(`_manifoldOOS_mo_isomap_project_nb`, X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
 }
 

@@ -81,6 +81,10 @@
 #' @param kernel `"auto"`, `"dense"` or `"knn"` (see Details).
 #' @param kernel_k Number of nearest neighbours of the kNN kernel (`NULL`:
 #'   `min(10 k, n - 1)`).
+#' @param knn_method Neighbour search of the kNN kernel, the bandwidth rule and
+#'   the Nyström rule: `"auto"` (default; the option `manifoldOOS.knn_method`),
+#'   `"exact"` or `"hnsw"` (see [knn()]). The search used is recorded in
+#'   `fit$params$knn_method` and [predict()] uses it.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_diffusion` with the
@@ -104,10 +108,12 @@
 #' plot(fit, color = roll$color[1:400])
 diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn", k = 10,
                           kernel = c("auto", "dense", "knn"), kernel_k = NULL,
+                          knn_method = getOption("manifoldOOS.knn_method", "auto"),
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
@@ -152,7 +158,7 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   Y <- m$psi * rep(lambda^t, each = n)
   new_manifold_fit(
     class = "manifold_diffusion", method = "Diffusion map", embedding = Y, X = X,
-    params = c(list(alpha = alpha, t = t, sigma = m$sigma, kernel = kernel),
+    params = c(list(knn_method = knn_method, alpha = alpha, t = t, sigma = m$sigma, kernel = kernel),
                if (kernel == "knn") list(kernel_k = kernel_k)),
     eigenvalues = c(m$dropped, lambda),
     oos_default = "nystrom", oos_available = "nystrom",

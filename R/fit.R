@@ -92,27 +92,68 @@ embedding <- function(object, ...) UseMethod("embedding")
 embedding.manifold_fit <- function(object, ...) object$embedding
 
 #' @rdname manifold_fit
+#' @param chunk_size `NULL` (default: one call) or the number of rows
+#'   predicted at a time; the result is identical for every chunk size (see
+#'   [manifoldOOS-chunked]).
+#' @param parallel Send the chunks to the workers of the user's
+#'   [future::plan()] with [future.apply::future_lapply()] (needs the
+#'   suggested packages `future` and `future.apply`); identical to the serial
+#'   result. Without `chunk_size` the rows are split evenly over the
+#'   workers.
 #' @export
 predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
+                                 chunk_size = NULL, parallel = FALSE,
                                  verbose = getOption("manifoldOOS.verbose", FALSE),
                                  novelty = FALSE) {
   verbose <- check_verbose(verbose)
+  chunk_size <- check_chunk_size(chunk_size)
+  parallel <- check_flag(parallel, "parallel")
+  if (parallel) require_future()
   if (missing(newdata) || is.null(newdata)) return(object$embedding)
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   method <- resolve_oos_method(object, method)
   native <- method %in% object$oos$available
   t0 <- mo_progress(verbose, "predict(%s fit): %d new points, rule \"%s\" (%s)", object$method, nrow(x),
                     method, if (native) "native" else "generic map built from the training data")
-  y <- if (native) {
-    predict_native(object, x, method = method, ...)
-  } else {
-    predict_generic(object, x, method, X, ..., verbose = verbose)
-  }
+  if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))
+  plan <- fit_prediction_plan(object, method, native, X, ..., verbose = verbose)
+  t1 <- if (!native) mo_progress(verbose, "predict(oos_map \"%s\"): %d new points", method, nrow(x))
+  y <- run_chunked(plan$model, x, plan$fun, plan$args, chunk_size = chunk_size,
+                   parallel = parallel, verbose = verbose,
+                   label = sprintf("predict(%s fit)", object$method))
+  if (!native) mo_progress(verbose, "predict(oos_map \"%s\"): done", method, start = t1)
   mo_progress(verbose, "predict(%s fit): done", object$method, start = t0)
-  y <- as.matrix(y)
   dimnames(y) <- list(rownames(x), colnames(object$embedding))
   if (!isFALSE(novelty)) attr(y, "novelty") <- predict_novelty(object, x, novelty, X)
   y
+}
+
+# What predicts a block of rows: the fit and its native rule, or the generic
+# map (built once) and its rule.
+fit_prediction_plan <- function(object, method, native, X = NULL, ..., verbose = FALSE) {
+  if (native) {
+    list(model = object, fun = predict_native_rows, args = list(method = method, dots = list(...)))
+  } else {
+    list(model = generic_map(object, method, X, ..., verbose = verbose), fun = predict_map_rows,
+         args = list(strip = TRUE))
+  }
+}
+
+# One chunk of a native rule (called in this process or on a worker).
+# The neighbour searches use the method recorded by the fit (exact for fits
+# that record none).
+predict_native_rows <- function(object, x, method, dots) {
+  knn_method <- object$params$knn_method
+  y <- with_knn_method(if (is.null(knn_method)) "exact" else knn_method,
+                       do.call(predict_native, c(list(object, x, method = method), dots)))
+  as.matrix(y)
+}
+
+# Rows per chunk when parallel = TRUE is asked without a chunk size: the
+# rows split evenly over the workers.
+parallel_chunk_size <- function(m) {
+  nw <- max(1L, as.integer(future::nbrOfWorkers()))
+  max(1L, as.integer(ceiling(m / nw)))
 }
 
 resolve_oos_method <- function(object, method) {
@@ -123,7 +164,7 @@ resolve_oos_method <- function(object, method) {
 
 # A generic map (oos_map) built from the training data and the fit's
 # embedding; nothing is cached in the fit.
-predict_generic <- function(object, x, method, X = NULL, ..., verbose = FALSE) {
+generic_map <- function(object, method, X = NULL, ..., verbose = FALSE) {
   if (is.null(X)) X <- object$X
   if (is.null(X)) {
     abort_input("X", sprintf(
@@ -134,10 +175,12 @@ predict_generic <- function(object, x, method, X = NULL, ..., verbose = FALSE) {
   if (nrow(X) != object$n) {
     abort_input("X", sprintf("must be the training data (%d rows); it has %d.", object$n, nrow(X)))
   }
-  map <- oos_map(X, object$embedding, method = method, ..., verbose = verbose)
-  y <- predict(map, x, verbose = verbose)
-  attributes(y)[c("fallback", "certified")] <- NULL
-  y
+  dots <- list(...)
+  if (is.null(dots$knn_method)) {
+    # the neighbour search the fit used
+    dots$knn_method <- if (is.null(object$params$knn_method)) "exact" else object$params$knn_method
+  }
+  do.call(oos_map, c(list(X, object$embedding, method = method), dots, list(verbose = verbose)))
 }
 
 # Internal generic: each method class implements its native rules.

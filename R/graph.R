@@ -53,6 +53,8 @@
 #'   `"median_knn"`, `"mean_pairwise"`, `"median_pairwise"`.
 #' @param on_disconnected What to do when the graph is not connected.
 #' @param connect How to join components when `on_disconnected = "connect"`.
+#' @param knn_method Neighbour search: `"auto"`, `"exact"` or `"hnsw"` (see
+#'   [knn()]); recorded in the result.
 #' @return An object of class `mlgraph`, a list with
 #'   * `W`: the weighted adjacency, a `dgCMatrix` with a zero diagonal,
 #'     symmetric unless `symmetrize = "none"`; its vertices are the rows of
@@ -61,7 +63,8 @@
 #'     distances (`NULL` for an \eqn{\varepsilon}-ball graph, whose lists are
 #'     in `radius`, a list with the row pointer `ptr` (0-based offsets),
 #'     `idx` and `dist`);
-#'   * `type`, `k`, `eps`, `symmetrize`, `weights`, `n` (rows of `X`);
+#'   * `type`, `k`, `eps`, `symmetrize`, `weights`, `n` (rows of `X`),
+#'     `knn_method` (the search used: `"exact"` or `"hnsw"`);
 #'   * `sigma` (the bandwidth used, `NA` unless `weights = "heat"`) and
 #'     `sigma_rule` (the rule name, `"user"` for a number);
 #'   * `n_components`, `component`: number of connected components of `W`
@@ -88,9 +91,11 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
                             weights = c("binary", "heat", "distance"),
                             sigma = "median_knn",
                             on_disconnected = c("error", "connect", "largest"),
-                            connect = c("mst", "all_pairs")) {
+                            connect = c("mst", "all_pairs"),
+                            knn_method = getOption("manifoldOOS.knn_method", "auto")) {
   X <- as_data_matrix(X, "X")
   n <- nrow(X)
+  knn_method <- local_knn_method(knn_method, X)
   type <- check_choice(type, c("knn", "eps"), "type")
   symmetrize <- check_choice(symmetrize, c("or", "and", "mean", "none"), "symmetrize")
   weights <- check_choice(weights, c("binary", "heat", "distance"), "weights")
@@ -186,7 +191,8 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
       component = comps$component,
       initial_components = initial,
       added_edges = added,
-      kept = kept
+      kept = kept,
+      knn_method = knn_method
     ),
     class = "mlgraph"
   )

@@ -84,6 +84,10 @@
 #'   reproducible without changing the caller's random number stream.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_isomap`. Besides the common
 #'   fields it stores the training data `x_train`, `k`, `geodesics` (the
 #'   \eqn{n \times n} geodesic matrix, or the \eqn{m \times n} landmark
@@ -113,10 +117,12 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    landmark_method = c("maxmin", "random"), normalize = TRUE,
                    on_disconnected = c("connect", "error"), connect = c("mst", "all_pairs"),
                    eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
+                   knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)
@@ -172,7 +178,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
   }
   graph_info <- list(n_components = g$initial_components$n_components,
                      added_edges = g$added_edges)
-  params <- list(k = k)
+  params <- list(knn_method = knn_method, k = k)
   if (!full) {
     params$landmarks <- length(m$landmarks)
     params$landmark_method <- if (is.null(lm$method)) "given" else lm$method
@@ -232,12 +238,20 @@ predict_native.manifold_isomap <- function(object, x, method, snap = TRUE, ...) 
   rule <- if (method == "triangulation") "triangulation" else "nystrom"
   coords <- if (is.null(object$landmarks)) unname(object$embedding) else object$landmark_coords
   empty <- matrix(0, 0, 0)
+  center <- if (is.null(object$center)) numeric(0) else object$center
+  rotation <- if (is.null(object$rotation)) empty else object$rotation
+  if (identical(object$params$knn_method, "hnsw")) {
+    # the fit's approximate search (the neighbour lists come from knn())
+    nb <- knn(object$x_train, object$k, query = unname_matrix(x), method = "hnsw")
+    return(core(.mo_isomap_project_nb(object$x_train, unname_matrix(x), nb$idx, unname(nb$dist),
+                                      object$geodesics, object$lsharp, coords, object$eigenvalues,
+                                      object$mu, object$grand_mean, rule, unname(object$embedding),
+                                      snap, center, rotation, default_threads())))
+  }
   core(.mo_isomap_project(object$x_train, unname_matrix(x), object$k, object$geodesics,
                           object$lsharp, coords, object$eigenvalues, object$mu,
                           object$grand_mean, rule, unname(object$embedding), snap,
-                          if (is.null(object$center)) numeric(0) else object$center,
-                          if (is.null(object$rotation)) empty else object$rotation,
-                          default_threads()))
+                          center, rotation, default_threads()))
 }
 
 #' @export

@@ -68,6 +68,10 @@
 #' @param on_disconnected `"error"` (default) or `"connect"` (join the
 #'   components by the edges of a minimum spanning tree over them, with a
 #'   warning; see [neighbour_graph()]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_le`, with the training data
 #'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
 #'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees
@@ -87,10 +91,12 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 laplacian = c("generalized", "symmetric", "unnormalized"),
                                 on_disconnected = c("error", "connect"),
                                 eigen_solver = c("auto", "dense", "sparse"),
+                                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
@@ -162,7 +168,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   mo_progress(verbose, "Laplacian eigenmaps: done", start = t0)
   new_manifold_fit(
     class = "manifold_le", method = "Laplacian eigenmaps", embedding = m$Y, X = X,
-    params = list(graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
+    params = list(knn_method = knn_method, graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
                   laplacian = laplacian),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "nystrom", oos_available = c("nystrom", "lvm"),

@@ -134,6 +134,10 @@
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param seed Seed for the landmark sample (`NULL`: current stream).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lgrm` with, besides the
 #'   common fields, `basis` (the training rows, or the landmarks), `beta`,
 #'   `c`, `kernel` (its specification; `params$sigma` is the eq. 17 width),
@@ -156,9 +160,11 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
                  sigma = "median", local = c("lgrm", "le", "lle", "ltsa"), landmarks = NULL,
                  degree = 2, coef0 = 1, gamma_local = gamma, gamma_global = gamma, le_t = NULL,
                  lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   k <- check_k(k, n + 1L, min = 2L)
@@ -253,7 +259,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
   tr <- if (is.null(landmarks)) sqrt(mean(m$train_residual^2)) else NA_real_
   new_manifold_fit(
     class = "manifold_lgrm", method = "LGRM", embedding = m$Y, X = X,
-    params = list(k = k, p = p, gamma = gamma, mu = mu,
+    params = list(knn_method = knn_method, k = k, p = p, gamma = gamma, mu = mu,
                   kernel = if (ks$type == "function") "function" else ks$type,
                   sigma = ks$sigma17, local = if (user_local) "user" else local,
                   landmarks = if (is.null(lm_idx)) NULL else length(lm_idx)),

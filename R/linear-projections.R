@@ -187,6 +187,10 @@ lp_ridge_note <- function(res, method) {
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lpp` (and
 #'   `manifold_linear`) with `center`, `rotation` (the \eqn{p \times}
 #'   `ndim` matrix \eqn{A}), `eigenvalues` (\eqn{\lambda}, ascending) and
@@ -207,10 +211,12 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
                 constraint = c("degree", "covariance"), center = c("mean", "degree"),
                 pca = TRUE, regularize = 0, graph = NULL,
                 on_disconnected = c("error", "connect"), min_beta = 1e-3,
+                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, regularize)
+  knn_method <- local_knn_method(knn_method, cm$X)
   X <- cm$X
   constraint <- check_choice(constraint, c("degree", "covariance"), "constraint")
   center <- check_choice(center, c("mean", "degree"), "center")
@@ -236,7 +242,7 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
   lp_ridge_note(res, "lpp")
   lp_progress_done(verbose, "LPP", res, t0, t1)
   new_linear_fit("manifold_lpp", "LPP", X, mu, res$A, values,
-                 params = list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
+                 params = list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
                                constraint = constraint, center = center, pca = cm$pca,
                                regularize = cm$regularize),
                  res = res, time = proc.time()[["elapsed"]] - t0, call = call)
@@ -267,6 +273,10 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #'
 #' @inheritParams lpp
 #' @param type `"cai"` or `"trace"`.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_olpp` (and
 #'   `manifold_linear`); see [lpp()].
 #' @export
@@ -278,10 +288,12 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat", "binary"),
                  sigma = "mean_pairwise", pca = TRUE, graph = NULL,
                  on_disconnected = c("error", "connect"), min_beta = 1e-3,
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, 0)
+  knn_method <- local_knn_method(knn_method, cm$X)
   X <- cm$X
   type <- check_choice(type, c("cai", "trace"), "type")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
@@ -302,7 +314,7 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
   lp_ridge_note(res, "olpp")
   lp_progress_done(verbose, "OLPP", res, t0, t1)
   new_linear_fit("manifold_olpp", "OLPP", X, mu, res$A, values,
-                 params = list(type = type, k = gr$info$k, weights = gr$info$weights,
+                 params = list(knn_method = knn_method, type = type, k = gr$info$k, weights = gr$info$weights,
                                sigma = gr$info$sigma, pca = cm$pca),
                  res = res, time = proc.time()[["elapsed"]] - t0, call = call)
 }
@@ -363,6 +375,10 @@ lle_cost <- function(X, k, reg) {
 #' @inheritParams lpp
 #' @param k Number of neighbours for the reconstruction weights.
 #' @param reg Regulariser of the local Gram matrices (relative to their trace).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_npe` (and
 #'   `manifold_linear`); see [lpp()].
 #' @seealso [onpp()] for the orthogonal variant.
@@ -372,9 +388,11 @@ lle_cost <- function(X, k, reg) {
 #' fit <- npe(roll$x[1:300, ], ndim = 2, k = 10)
 #' y_new <- predict(fit, roll$x[301:400, ])
 npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
+                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
+  knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
   s <- lle_linear_setup(X, ndim, k, reg, pca, regularize, verbose, "NPE")
   cm <- s$cm
   mo_progress(verbose, "NPE: generalised eigen-solve")
@@ -382,7 +400,7 @@ npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
   lp_ridge_note(res, "npe")
   lp_progress_done(verbose, "NPE", res, s$t0, s$t1)
   new_linear_fit("manifold_npe", "NPE", s$X, s$mu, res$A, res$values,
-                 params = list(k = s$k, reg = s$reg, pca = cm$pca, regularize = cm$regularize),
+                 params = list(knn_method = knn_method, k = s$k, reg = s$reg, pca = cm$pca, regularize = cm$regularize),
                  res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
 }
 
@@ -401,6 +419,10 @@ npp <- npe
 #' directions of \eqn{X_c} would have eigenvalue 0.
 #'
 #' @inheritParams npe
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_onpp` (and
 #'   `manifold_linear`); see [lpp()].
 #' @export
@@ -409,15 +431,17 @@ npp <- npe
 #' fit <- onpp(roll$x, ndim = 2, k = 10)
 #' round(crossprod(fit$rotation), 10)
 onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE,
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
+  knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
   s <- lle_linear_setup(X, ndim, k, reg, pca, 0, verbose, "ONPP")
   cm <- s$cm
   mo_progress(verbose, "ONPP: orthogonal eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
   lp_progress_done(verbose, "ONPP", res, s$t0, s$t1)
   new_linear_fit("manifold_onpp", "ONPP", s$X, s$mu, res$A, res$values,
-                 params = list(k = s$k, reg = s$reg, pca = cm$pca),
+                 params = list(knn_method = knn_method, k = s$k, reg = s$reg, pca = cm$pca),
                  res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
 }

@@ -112,7 +112,8 @@ hlle_alignment <- function(X, idx, ndim) {
 }
 
 # lle(variant = "modified" | "hessian"): arguments validated by lle().
-lle_variant <- function(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call) {
+lle_variant <- function(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call,
+                        knn_method = "exact") {
   n <- nrow(X)
   if (variant == "hessian") {
     k_min <- 1L + ndim + (ndim * (ndim + 1L)) %/% 2L
@@ -145,7 +146,7 @@ lle_variant <- function(X, ndim, k, reg, scaling, eigen_solver, variant, verbose
   Y <- apply_scaling(m$Y, scaling)
   new_manifold_fit(
     class = "manifold_lle", method = label, embedding = Y, X = X,
-    params = list(variant = variant, k = k, reg = reg, scaling = scaling),
+    params = list(knn_method = knn_method, variant = variant, k = k, reg = reg, scaling = scaling),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "reconstruction", oos_available = "reconstruction",
     fit_time = res$time, call = call,

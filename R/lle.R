@@ -109,6 +109,10 @@
 #'   MLLE) or `"hessian"` (Donoho & Grimes' Hessian LLE); see Details.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_lle`, with the training data
 #'   (`X_train`), `k`, `reg`, the eigenvalues (the dropped trivial one first),
 #'   `n_duplicates`, `solver` (eigen-solver diagnostics) and `variant`;
@@ -134,10 +138,12 @@
 lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_cov"),
                 eigen_solver = c("auto", "dense", "sparse"),
                 variant = c("standard", "modified", "hessian"),
+                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   k <- check_k(k, n)
@@ -146,7 +152,8 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
   variant <- check_choice(variant, c("standard", "modified", "hessian"), "variant")
   if (variant != "standard") {
-    return(lle_variant(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call))
+    return(lle_variant(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call,
+                       knn_method = knn_method))
   }
   threads <- default_threads()
   t0 <- mo_progress(verbose, "LLE: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
@@ -165,7 +172,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   Y <- apply_scaling(m$Y, scaling)
   new_manifold_fit(
     class = "manifold_lle", method = "LLE", embedding = Y, X = X,
-    params = list(k = k, reg = reg, scaling = scaling),
+    params = list(knn_method = knn_method, k = k, reg = reg, scaling = scaling),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "reconstruction", oos_available = c("reconstruction", "nystrom"),
     fit_time = res$time, call = call,

@@ -37,6 +37,10 @@
 #' @param reg Regulariser of the reconstruction weights used by `predict()`.
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_ltsa`, with the training
 #'   data (`X_train`), `k`, `include_self`, `reg`, the eigenvalues (the
 #'   dropped trivial one first), `n_duplicates`, `n_rank_deficient` and
@@ -51,10 +55,12 @@
 #' plot(fit, color = roll$color[1:500])
 ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
                  eigen_solver = c("auto", "dense", "sparse"),
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   ndim <- check_ndim(ndim, n - 2L)
   include_self <- check_flag(include_self, "include_self")
@@ -93,7 +99,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
   }
   new_manifold_fit(
     class = "manifold_ltsa", method = "LTSA", embedding = m$Y, X = X,
-    params = list(k = k, include_self = include_self, reg = reg),
+    params = list(knn_method = knn_method, k = k, include_self = include_self, reg = reg),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "reconstruction", oos_available = "reconstruction",
     fit_time = res$time, call = call,

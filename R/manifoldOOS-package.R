@@ -19,6 +19,13 @@
 #'   kernel PCA) are computed by a full LAPACK decomposition by default
 #'   (500; the smaller of the two options applies); above it Lanczos
 #'   iterations, which are much faster for a few eigenpairs.
+#' * `manifoldOOS.knn_method`: default neighbour search of [knn()], of the
+#'   `knn_method` argument of the fits and of [oos_map()] (`"auto"`).
+#' * `manifoldOOS.hnsw_args`: default `hnsw_args` of [knn()] (`list()`).
+#' * `manifoldOOS.hnsw_cache`: keep the most recent HNSW index in the session
+#'   (`TRUE`).
+#' * `manifoldOOS.worker_threads`: threads of the compiled code on the
+#'   workers of `predict(parallel = TRUE)` (1; see [manifoldOOS-chunked]).
 #'
 #' @keywords internal
 #' @useDynLib manifoldOOS, .registration = TRUE

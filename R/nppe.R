@@ -105,6 +105,10 @@ format_bytes <- function(b) {
 #' @param n_threads Threads for the features (results do not depend on it);
 #'   `predict(fit, newdata, n_threads = )` sets those of the map (default
 #'   `getOption("manifoldOOS.threads")`).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_nppe` with the training
 #'   embedding and exactly what the map needs: `coefficients` (\eqn{V},
 #'   \eqn{q \times} `ndim`), `center` and `scale` (\eqn{\mu}, \eqn{s} of the
@@ -125,10 +129,13 @@ format_bytes <- function(b) {
 #' plot(y_new, col = hcl.colors(100)[cut(roll$color[1001:1200], 100)], pch = 16)
 nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"), ridge = 0,
                  reg = 1e-3, center = TRUE, scale = c("coord", "global", "none"),
-                 n_threads = default_threads(), verbose = getOption("manifoldOOS.verbose", FALSE)) {
+                 n_threads = default_threads(),
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   k <- check_k(k, n)
   degree <- check_number(degree, "degree", lower = 1, upper = 50, integer = TRUE)
@@ -172,7 +179,7 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
   new_manifold_fit(
     class = "manifold_nppe", method = if (basis == "hadamard") "SNPPE" else "NPPE",
     embedding = m$Y, X = X,
-    params = list(k = k, degree = degree, basis = basis, ridge = ridge, reg = reg,
+    params = list(knn_method = knn_method, k = k, degree = degree, basis = basis, ridge = ridge, reg = reg,
                   center = center, scale = scale),
     eigenvalues = m$values, oos_default = "polynomial", oos_available = "polynomial",
     fit_time = res$time, call = call,
@@ -248,6 +255,10 @@ nppe_terms <- function(fit) {
 #' @param eigen_solver Eigen-solver of the LLE step (see [lle()]); the sparse
 #'   shift-invert solver is the default here because it is much faster than a
 #'   dense decomposition for the training sizes of the comparison.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_ke_lle` (method label
 #'   `"KE (stand-in)"`), storing the kernel map (and hence the training data).
 #' @seealso [nppe()].
@@ -257,10 +268,13 @@ nppe_terms <- function(fit) {
 #' ke <- ke_lle(roll$x[1:500, ], k = 10)
 #' dim(predict(ke, roll$x[501:700, ]))
 ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
-                   eigen_solver = c("sparse", "auto", "dense"), verbose = getOption("manifoldOOS.verbose", FALSE)) {
+                   eigen_solver = c("sparse", "auto", "dense"),
+                   knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                   verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   lambda <- check_number(lambda, "lambda", lower = 0)
   if (is.null(sigma)) {
     sigma <- pairwise_scale(X, "median_pairwise") / sqrt(2)
@@ -270,7 +284,7 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
   t0 <- mo_progress(verbose, "KE (stand-in): LLE embedding, then a kernel regression map (sigma = %.4g)",
                     sigma)
   res <- timed({
-    base <- lle(X, ndim = ndim, k = k, reg = reg,
+    base <- lle(X, ndim = ndim, k = k, reg = reg, knn_method = knn_method,
                 eigen_solver = check_choice(eigen_solver, c("sparse", "auto", "dense"), "eigen_solver"),
                 verbose = verbose)
     map <- oos_map(X, embedding(base), method = "krr", kernel = "rbf", sigma = sigma, lambda = lambda,
@@ -280,7 +294,7 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
   mo_progress(verbose, "KE (stand-in): done", start = t0)
   new_manifold_fit(
     class = "manifold_ke_lle", method = "KE (stand-in)", embedding = embedding(res$value$base), X = X,
-    params = list(k = k, reg = reg, lambda = lambda, sigma = sigma),
+    params = list(knn_method = knn_method, k = k, reg = reg, lambda = lambda, sigma = sigma),
     eigenvalues = res$value$base$eigenvalues, oos_default = "ke", oos_available = "ke",
     fit_time = res$time, call = call, map = res$value$map
   )

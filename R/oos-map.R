@@ -89,6 +89,10 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #'   (`"feature"` or `"mean"`).
 #' @param n_threads Number of threads used by `predict()` for the local and
 #'   sparse rules (results do not depend on it).
+#' @param knn_method Neighbour search of the local rules and of the sparse
+#'   rule's fallback: `"auto"`, `"exact"` or `"hnsw"` (see [knn()]); `"auto"`
+#'   is resolved for the training data when the map is built and recorded in
+#'   `params$knn_method`.
 #' @param verbose Report the stages of building the map (and of `predict()`)
 #'   with time-stamped messages (see [manifoldOOS-progress]).
 #' @return An object of class `"manifold_oos_map"` (with [print()],
@@ -133,6 +137,7 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
                     beta = "mean", reg = 1e-3, intercept = TRUE, ridge = 0,
                     kernel = "rbf", sigma = "median_pairwise", lambda = 1e-3,
                     bias = c("feature", "mean"), n_threads = default_threads(),
+                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                     verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
@@ -140,6 +145,7 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
   Y <- as_embedding_matrix(Y, nrow(X))
   method <- check_choice(method, oos_map_methods, "method")
   n_threads <- check_threads(n_threads)
+  knn_method <- resolve_knn_method(check_knn_method(knn_method, "knn_method"), nrow(X), ncol(X))
   n <- nrow(X)
   q <- ncol(Y)
   t0 <- mo_progress(verbose, "oos_map(\"%s\"): %d training points x %d features -> %d dimensions",
@@ -161,22 +167,26 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
     params$scale <- check_choice(scale, c("axis", "isotropic", "none"), "scale")
     params$variant <- check_choice(variant, c("centred", "literal_thesis"), "variant")
     params$snap <- check_flag(snap, "snap")
+    params$knn_method <- knn_method
     data <- list(X = X, Y = Y)
   } else if (method == "lvm") {
     params$k <- local_k(3L)
     params$beta <- resolve_beta(beta, X)
     params$snap <- check_flag(snap, "snap")
+    params$knn_method <- knn_method
     data <- list(X = X, Y = Y)
   } else if (method == "reconstruction") {
     params$k <- local_k(10L)
     params$reg <- check_number(reg, "reg", lower = 0)
     params$snap <- check_flag(snap, "snap")
+    params$knn_method <- knn_method
     data <- list(X = X, Y = Y)
   } else if (method == "sparse") {
     params$solver <- check_choice(solver, c("homotopy", "admm"), "solver")
     params$normalize <- check_flag(normalize, "normalize")
     E <- check_error_basis(error_basis, ncol(X))
     params$error_basis <- if (length(E)) "user" else "identity"
+    params$knn_method <- knn_method
     Xf <- if (params$normalize) unit_rows(X) else X
     data <- list(X = Xf, Y = Y, E = E)
   } else if (method == "linear") {
@@ -254,24 +264,48 @@ resolve_beta <- function(beta, X, arg = "beta") {
 #' @param object A `manifold_oos_map`.
 #' @param newdata New observations (matrix or data frame with the training
 #'   columns).
+#' @param chunk_size,parallel Predict in chunks of `chunk_size` rows,
+#'   optionally on the workers of the user's [future::plan()]; identical to
+#'   one call (see [manifoldOOS-chunked]). On workers, `n_threads` is
+#'   replaced by `getOption("manifoldOOS.worker_threads", 1)`.
 #' @param ... Unused.
 #' @export
 predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...,
+                                     chunk_size = NULL, parallel = FALSE,
                                      verbose = getOption("manifoldOOS.verbose", FALSE)) {
   verbose <- check_verbose(verbose)
+  chunk_size <- check_chunk_size(chunk_size)
+  parallel <- check_flag(parallel, "parallel")
+  if (parallel) require_future()
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   n_threads <- check_threads(n_threads)
   t0 <- mo_progress(verbose, "predict(oos_map \"%s\"): %d new points", object$method, nrow(x))
+  if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))
+  y <- run_chunked(object, x, predict_map_rows, list(n_threads = if (parallel) NULL else n_threads),
+                   chunk_size = chunk_size, parallel = parallel, verbose = verbose,
+                   label = sprintf("predict(oos_map \"%s\")", object$method))
+  mo_progress(verbose, "predict(oos_map \"%s\"): done", object$method, start = t0)
+  dimnames(y) <- list(rownames(x), object$embedding_names)
+  y
+}
+
+# The rule of an oos_map on one block of rows (x: a checked matrix). Returns
+# the coordinates with the per-row attributes of the rule (`strip` drops
+# them). n_threads = NULL: the package thread option (set on workers).
+predict_map_rows <- function(object, x, n_threads = NULL, strip = FALSE) {
+  if (is.null(n_threads)) n_threads <- default_threads()
   p <- object$params
+  # the neighbour search chosen when the map was built (exact for older maps)
+  km <- if (is.null(p$knn_method)) "exact" else p$knn_method
   d <- object$data
   extra <- NULL
   y <- switch(object$method,
     goose = {
-      nn <- knn(d$X, p$k, query = x, n_threads = n_threads)
+      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
       core(.mo_goose(d$X, d$Y, x, nn$idx, nn$dist, p$scale, p$variant, p$snap, n_threads))
     },
     lvm = {
-      nn <- knn(d$X, p$k, query = x, n_threads = n_threads)
+      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
       r <- core(.mo_lvm_average(d$Y, nn$idx, nn$dist, sqrt(p$beta / 2)))
       yy <- r$y
       if (p$snap) {
@@ -281,7 +315,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
       yy
     },
     reconstruction = {
-      nn <- knn(d$X, p$k, query = x, n_threads = n_threads)
+      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
       W <- core(.mo_reconstruction_weights(d$X, x, nn$idx, p$reg,
                                            if (p$snap) nn$dist else matrix(0, 0, 0), n_threads))
       core(.mo_reconstruct_embedding(d$Y, nn$idx, W))
@@ -292,7 +326,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
       yy <- r$y
       if (any(r$zero_weight)) {
         rows <- which(r$zero_weight)
-        nn <- knn(d$X, 1L, query = xf[rows, , drop = FALSE], n_threads = n_threads)
+        nn <- knn(d$X, 1L, query = xf[rows, , drop = FALSE], method = km, n_threads = n_threads)
         yy[rows, ] <- d$Y[nn$idx[, 1], , drop = FALSE]
       }
       extra <- list(fallback = r$zero_weight, certified = r$certified)
@@ -308,9 +342,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
     }
   )
   y <- as.matrix(y)
-  mo_progress(verbose, "predict(oos_map \"%s\"): done", object$method, start = t0)
-  dimnames(y) <- list(rownames(x), object$embedding_names)
-  if (!is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
+  if (!strip && !is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
   y
 }
 

@@ -124,6 +124,10 @@
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]). The compiled fit runs as one stage; its
 #'   clustering iterations, models and walk are reported when it ends.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_plml`. Besides the common
 #'   fields: `X_train`, `labels` (model of every point), `n_models`,
 #'   `centres` (`n_models x p`), `bases` (`p x ndim x n_models`), `maps`
@@ -161,10 +165,12 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L,
                  init = c("auto", "kmeans++", "random"), lloyd_iter = 0L,
                  n_candidates = 16L, goose_k = 10L, n_threads = default_threads(),
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
+  knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
   p <- ncol(X)
   if (p < 2L) abort_input("X", "must have at least 2 columns (PLML needs ndim < ncol(X)).")
@@ -229,7 +235,7 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
   new_manifold_fit(
     class = "manifold_plml", method = if (variant == "pp") "PLML" else "PLML (IHM)",
     embedding = m$Y, X = X,
-    params = list(k = k, variant = variant, cluster = cluster, topology = topology,
+    params = list(knn_method = knn_method, k = k, variant = variant, cluster = cluster, topology = topology,
                   backalign = backalign, h = h, root = m$root, seed = seed, mst_knn = mst_knn,
                   init = init),
     oos_default = "goose", oos_available = c("goose", "model"),

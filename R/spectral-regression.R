@@ -129,6 +129,10 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #'   `"mean_pairwise"`.
 #' @param degree,gamma,coef0 Polynomial kernel \eqn{(\gamma a^\top b + c_0)^{d}}.
 #' @param intercept Unpenalised bias in the regression (default `TRUE`).
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_sr` (and
 #'   `manifold_sr_linear` with `center`, `rotation`, `y_mean`, or
 #'   `manifold_sr_kernel` with the training data, kernel specification,
@@ -147,10 +151,12 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 kernel_sigma = "median_pairwise", degree = 2, gamma = 1, coef0 = 1,
                                 intercept = TRUE, graph = NULL,
                                 on_disconnected = c("error", "connect"),
+                                knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
+  knn_method <- local_knn_method(knn_method, X)
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
@@ -160,7 +166,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
   t0 <- lp_progress_start(verbose, if (kernel == "linear") "SR" else "KSR", X, ndim)
   ks <- sr_kernel(X, kernel, kernel_sigma, degree, gamma, coef0)
   gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
-  params <- list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
+  params <- list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
                  alpha = alpha, laplacian = laplacian, intercept = intercept)
   if (kernel == "linear" && !intercept) {
     abort_input("intercept", "must be TRUE for the linear kernel (the data are centred).")
@@ -184,6 +190,10 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
 #' @inheritParams spectral_regression
 #' @param kernel `"rbf"` (default) or `"polynomial"`.
 #' @param ridge Relative ridge \eqn{\delta / \mathrm{mean}(\mathrm{diag}\,K)}.
+#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
+#'   out-of-sample rules: `"auto"` (default; the option
+#'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
+#'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_klpp` (and
 #'   `manifold_sr_kernel`); see [spectral_regression()].
 #' @export
@@ -196,10 +206,12 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  laplacian = c("generalized", "unnormalized"), kernel_sigma = "median_pairwise",
                  degree = 2, gamma = 1, coef0 = 1, intercept = TRUE, graph = NULL,
                  on_disconnected = c("error", "connect"),
+                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
+  knn_method <- local_knn_method(knn_method, X)
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
@@ -209,7 +221,7 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
   ks <- sr_kernel(X, kernel, kernel_sigma, degree, gamma, coef0)
   gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
   delta <- function(K) ridge * mean(diag(K))
-  params <- list(k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
+  params <- list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
                  ridge = ridge, laplacian = laplacian, intercept = intercept)
   sr_fit(X, ndim, gr, laplacian, ks, delta, NULL, intercept, c("manifold_klpp", "manifold_sr"),
          "KLPP", params, t0, call, verbose)

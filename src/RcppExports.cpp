@@ -369,6 +369,47 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_hnsw_build
+SEXP mo_hnsw_build(const Rcpp::NumericMatrix& X, int M, int ef_construction, double seed, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_hnsw_build(SEXP XSEXP, SEXP MSEXP, SEXP ef_constructionSEXP, SEXP seedSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type ef_construction(ef_constructionSEXP);
+    Rcpp::traits::input_parameter< double >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_hnsw_build(X, M, ef_construction, seed, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_hnsw_search
+Rcpp::List mo_hnsw_search(SEXP index, SEXP query, int k, int ef, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_hnsw_search(SEXP indexSEXP, SEXP querySEXP, SEXP kSEXP, SEXP efSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type index(indexSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type query(querySEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type ef(efSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_hnsw_search(index, query, k, ef, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_fingerprint
+std::string mo_fingerprint(const Rcpp::NumericMatrix& X);
+RcppExport SEXP _manifoldOOS_mo_fingerprint(SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_fingerprint(X));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_lgrm_local
 Rcpp::List mo_lgrm_local(const arma::mat& X, const arma::imat& nbhd1, int p, double gamma, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_lgrm_local(SEXP XSEXP, SEXP nbhd1SEXP, SEXP pSEXP, SEXP gammaSEXP, SEXP n_threadsSEXP) {
@@ -1367,6 +1408,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_isomap_project_nb
+arma::mat mo_isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const arma::imat& idx, const arma::mat& dist, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_project_nb(SEXP XSEXP, SEXP XnewSEXP, SEXP idxSEXP, SEXP distSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx(idxSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y_train(Y_trainSEXP);
+    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_project_nb(X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 RcppExport SEXP run_testthat_tests(SEXP);
 
@@ -1397,6 +1464,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
+    {"_manifoldOOS_mo_hnsw_build", (DL_FUNC) &_manifoldOOS_mo_hnsw_build, 5},
+    {"_manifoldOOS_mo_hnsw_search", (DL_FUNC) &_manifoldOOS_mo_hnsw_search, 5},
+    {"_manifoldOOS_mo_fingerprint", (DL_FUNC) &_manifoldOOS_mo_fingerprint, 1},
     {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},
     {"_manifoldOOS_mo_lgrm_fit", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit, 13},
     {"_manifoldOOS_mo_lgrm_fit_nystrom", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit_nystrom, 8},
@@ -1457,6 +1527,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_align_bottom", (DL_FUNC) &_manifoldOOS_mo_align_bottom, 3},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
+    {"_manifoldOOS_mo_isomap_project_nb", (DL_FUNC) &_manifoldOOS_mo_isomap_project_nb, 16},
     {"run_testthat_tests", (DL_FUNC) &run_testthat_tests, 1},
     {NULL, NULL, 0}
 };

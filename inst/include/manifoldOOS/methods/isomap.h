@@ -173,17 +173,37 @@ inline arma::mat landmark_normalisation(const arma::mat& Y, arma::rowvec& center
 // coordinates) are returned for that row. Otherwise, for landmark fits, the
 // normalisation (centre, rotation; empty = none) is applied. Each row is
 // computed on its own (threads over rows), so batches equal single rows.
+inline arma::mat isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const knn_result& nb,
+                                   const arma::mat& D, const lmds_map& M, lmds_rule rule,
+                                   const arma::mat& Y_train, bool snap, const arma::rowvec& center,
+                                   const arma::mat& rotation, int n_threads);
+
 inline arma::mat isomap_project(const arma::mat& X, const arma::mat& Xnew, int k,
                                 const arma::mat& D, const lmds_map& M, lmds_rule rule,
                                 const arma::mat& Y_train, bool snap, const arma::rowvec& center,
                                 const arma::mat& rotation, int n_threads) {
   if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
+  const knn_result nb = knn_query(X, Xnew, k, knn_algorithm::automatic, n_threads);
+  return isomap_project_nb(X, Xnew, nb, D, M, rule, Y_train, snap, center, rotation, n_threads);
+}
+
+// The same with the k nearest training rows of every new row given (nb.idx
+// 0-based, nb.dist; e.g. from an approximate search).
+inline arma::mat isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const knn_result& nb,
+                                   const arma::mat& D, const lmds_map& M, lmds_rule rule,
+                                   const arma::mat& Y_train, bool snap, const arma::rowvec& center,
+                                   const arma::mat& rotation, int n_threads) {
+  if (Xnew.n_cols != X.n_cols) throw input_error("new points must have the training columns");
   if (D.n_cols != X.n_rows || D.n_rows != M.m()) throw input_error("inconsistent Isomap model");
   if (snap && (Y_train.n_rows != X.n_rows || Y_train.n_cols != M.q())) {
     throw input_error("inconsistent Isomap training coordinates");
   }
+  if (nb.idx.n_rows != Xnew.n_rows || nb.dist.n_rows != Xnew.n_rows || nb.idx.n_cols < 1 ||
+      nb.dist.n_cols != nb.idx.n_cols) {
+    throw input_error("inconsistent neighbour lists for the Isomap projection");
+  }
+  const int k = static_cast<int>(nb.idx.n_cols);
   const bool normalise = rotation.n_elem > 0;
-  const knn_result nb = knn_query(X, Xnew, k, knn_algorithm::automatic, n_threads);
   const arma::uword c = Xnew.n_rows, m = M.m(), q = M.q();
   arma::mat Y(c, q);
   const int nt = resolve_threads(n_threads);

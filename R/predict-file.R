@@ -1,0 +1,308 @@
+# File to file prediction: stream a delimited text file through predict().
+
+#' Predict the rows of a delimited text file, block by block
+#'
+#' Streams a delimited text file (or a connection) of any size through
+#' [predict()][predict.manifold_fit] and writes the embedding, one row per
+#' input row and in the same order, to a CSV file. Memory is bounded by the
+#' block size: the input is read `chunk_size` lines at a time, each block is
+#' parsed with [data.table::fread()] and predicted, and its coordinates are
+#' appended to the output.
+#'
+#' **Input.** Fields are separated by `sep` (`"auto"`: the first of `,`,
+#' tab, `;`, `|` and space found in the first data line). Lines may end in
+#' LF or CRLF, the last line may lack its newline, and blank lines are
+#' skipped (they are not rows). `header = "auto"` treats the first line as
+#' column names when one of its fields is not a number. Columns are matched
+#' as [predict()][predict.manifold_fit] matches them: by name (and reordered)
+#' when both the file has a header and the fit has column names, otherwise by
+#' position. Every field must be a finite number.
+#'
+#' **Output.** A CSV file with a header line (the embedding column names,
+#' e.g. `Dim1,Dim2`) and one line per input row; numbers are written with 17
+#' significant digits (`sprintf("%.17g")`), so reading the file back (with
+#' [utils::read.csv()] or [data.table::fread()]) gives exactly the doubles
+#' that [predict()][predict.manifold_fit] returns. The file is written under
+#' a temporary name in the directory of `output` and renamed at the end: a
+#' failed or interrupted run leaves no file that looks complete (an existing
+#' `output` is replaced only by a complete result).
+#'
+#' **Errors.** A line with the wrong number of fields, a field that is not a
+#' number or a missing value stops the run with an error of class
+#' `manifoldOOS_file_error` (also `manifoldOOS_input_error`, `arg = "input"`)
+#' whose message and field `line` give the line number in the input (the
+#' header counts as line 1).
+#'
+#' With `parallel = TRUE` the model is sent to the workers of the user's
+#' [future::plan()] once, and every round sends one block to each worker
+#' (see [manifoldOOS-chunked]); the output is identical to the serial run.
+#'
+#' @param fit A `manifold_fit` or a `manifold_oos_map`.
+#' @param input Path of the input file (compressed files are read by
+#'   [file()]), or a connection (an unopened connection is opened and
+#'   closed; an open one is read from its current position and left open).
+#' @param output Path of the CSV file to write.
+#' @param chunk_size Lines read and predicted per block.
+#' @param parallel Predict the blocks on the workers of the user's
+#'   [future::plan()] (needs `future` and `future.apply`).
+#' @param ... Passed to [predict()][predict.manifold_fit]: the rule
+#'   (`method`), the training data of a generic rule (`X`) and the rule's
+#'   arguments.
+#' @param header `"auto"`, `TRUE` or `FALSE`: does the first line hold column
+#'   names?
+#' @param sep Field separator, or `"auto"`.
+#' @param verbose Report each block (see [manifoldOOS-progress]).
+#' @return `output`, invisibly, with attribute `rows` (the number of rows
+#'   written).
+#' @seealso [manifoldOOS-chunked] for chunked and parallel [predict()].
+#' @export
+#' @examples
+#' if (requireNamespace("data.table", quietly = TRUE)) {
+#'   roll <- swiss_roll(700, seed = 1)
+#'   fit <- lle(roll$x[1:500, ], ndim = 2, k = 10)
+#'   input <- tempfile(fileext = ".csv")
+#'   output <- tempfile(fileext = ".csv")
+#'   write.csv(roll$x[501:700, ], input, row.names = FALSE)
+#'   predict_file(fit, input, output, chunk_size = 64)
+#'   y <- as.matrix(read.csv(output))
+#'   # the same doubles as predict() on the rows of the file
+#'   identical(as.vector(y), as.vector(predict(fit, read.csv(input))))
+#'   unlink(c(input, output))
+#' }
+predict_file <- function(fit, input, output, chunk_size = 1e5, parallel = FALSE, ...,
+                         header = "auto", sep = "auto",
+                         verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  verbose <- check_verbose(verbose)
+  if (!inherits(fit, c("manifold_fit", "manifold_oos_map"))) {
+    abort_input("fit", "must be a fitted model (a manifold_fit) or an oos_map().")
+  }
+  require_packages("data.table", "predict_file()", "input")
+  chunk_size <- check_chunk_size(chunk_size)
+  parallel <- check_flag(parallel, "parallel")
+  if (parallel) require_future()
+  if (!identical(header, "auto")) header <- check_flag(header, "header")
+  sep <- check_sep(sep)
+  if (!is.character(output) || length(output) != 1L || is.na(output) || !nzchar(output)) {
+    abort_input("output", "must be the path of the file to write (a single string).")
+  }
+  out_dir <- dirname(output)
+  if (!dir.exists(out_dir)) abort_input("output", sprintf("is in a directory that does not exist: %s.", out_dir))
+  if (is.character(input) && length(input) == 1L && !is.na(input) &&
+      file.exists(output) && normalizePath(input, mustWork = FALSE) == normalizePath(output)) {
+    abort_input("output", "must not be the input file.")
+  }
+  con <- open_input(input)
+  if (con$close) on.exit(close(con$con), add = TRUE)
+  plan <- file_prediction_plan(fit, list(...), verbose)
+  t0 <- mo_progress(verbose, "predict_file(): %s, blocks of %d lines", plan$label, chunk_size)
+
+  tmp <- tempfile(pattern = paste0(".", basename(output), "-"), tmpdir = out_dir)
+  out <- file(tmp, open = "wb")
+  finished <- FALSE
+  on.exit({
+    if (!finished) {
+      try(close(out), silent = TRUE)
+      unlink(tmp)
+    }
+  }, add = TRUE)
+
+  reader <- line_reader(con$con, chunk_size)
+  first <- reader$next_block()
+  if (!length(first$lines)) abort_file_input(0L, "is empty: it has no data line.")
+  first_fields <- split_fields(first$lines[1L], sep)
+  if (identical(sep, "auto")) sep <- detect_sep(first$lines[1L])
+  if (identical(header, "auto")) header <- looks_like_header(first_fields)
+  names_in <- NULL
+  if (header) {
+    names_in <- first_fields
+    first$lines <- first$lines[-1L]
+    first$line_no <- first$line_no[-1L]
+  }
+  p <- if (header) length(names_in) else length(split_fields(first$lines[1L], sep))
+  writeLines(paste(plan$out_names, collapse = ","), out, sep = "\n")
+
+  session <- if (parallel) {
+    parallel_open(plan$model, verbose = verbose, label = "predict_file()")
+  } else {
+    NULL
+  }
+  n_workers <- if (parallel) session$n_workers else 1L
+  rows <- 0
+  pending <- if (length(first$lines)) list(first) else list()
+  repeat {
+    while (length(pending) < n_workers) {
+      b <- reader$next_block()
+      if (!length(b$lines)) break
+      pending[[length(pending) + 1L]] <- b
+    }
+    if (!length(pending)) break
+    mats <- lapply(pending, function(b) parse_block(b$lines, b$line_no, sep, p, names_in, fit))
+    parts <- if (parallel) {
+      parallel_run(session, mats, plan$fun, plan$args, verbose = verbose)
+    } else {
+      lapply(mats, function(m) do.call(plan$fun, c(list(plan$model, m), plan$args)))
+    }
+    for (y in parts) {
+      write_rows(y, out)
+      rows <- rows + nrow(y)
+    }
+    mo_progress(verbose, "predict_file(): %.0f rows written", rows, start = t0)
+    pending <- list()
+  }
+  close(out)
+  if (!file.rename(tmp, output)) {
+    # a rename across file systems cannot happen here (same directory); copy as a last resort
+    if (!file.copy(tmp, output, overwrite = TRUE)) {
+      abort_input("output", sprintf("could not be written (renaming %s failed).", tmp))
+    }
+    unlink(tmp)
+  }
+  finished <- TRUE
+  mo_progress(verbose, "predict_file(): done, %.0f rows", rows, start = t0)
+  invisible(structure(output, rows = rows))
+}
+
+# Model, block function and output column names for a fit or a map.
+file_prediction_plan <- function(fit, dots, verbose) {
+  if (inherits(fit, "manifold_oos_map")) {
+    if (length(dots)) {
+      abort_input("...", sprintf("must be empty for an oos_map (got %s).", paste(names(dots), collapse = ", ")))
+    }
+    return(list(model = fit, fun = predict_map_rows, args = list(strip = TRUE),
+                out_names = fit$embedding_names, label = sprintf("oos_map \"%s\"", fit$method)))
+  }
+  method <- resolve_oos_method(fit, dots$method)
+  X <- dots$X
+  dots$method <- NULL
+  dots$X <- NULL
+  native <- method %in% fit$oos$available
+  plan <- do.call(fit_prediction_plan, c(list(fit, method, native, X), dots, list(verbose = verbose)))
+  plan$out_names <- colnames(fit$embedding)
+  plan$label <- sprintf("%s fit, rule \"%s\"", fit$method, method)
+  plan
+}
+
+check_sep <- function(sep) {
+  if (identical(sep, "auto")) return(sep)
+  if (!is.character(sep) || length(sep) != 1L || is.na(sep) || nchar(sep) != 1L ||
+      grepl("[0-9.eE+\"-]", sep)) {
+    abort_input("sep", "must be \"auto\" or one character that cannot occur in a number (e.g. \",\" or \"\\t\").")
+  }
+  sep
+}
+
+detect_sep <- function(line) {
+  for (s in c(",", "\t", ";", "|", " ")) if (grepl(s, line, fixed = TRUE)) return(s)
+  ","
+}
+
+open_input <- function(input) {
+  if (inherits(input, "connection")) {
+    if (isOpen(input)) return(list(con = input, close = FALSE))
+    open(input, "rt")
+    return(list(con = input, close = TRUE))
+  }
+  if (!is.character(input) || length(input) != 1L || is.na(input)) {
+    abort_input("input", "must be a file path (a single string) or a connection.")
+  }
+  if (!file.exists(input)) abort_input("input", sprintf("does not exist: %s.", input))
+  list(con = file(input, open = "rt"), close = TRUE)
+}
+
+# Blocks of up to `n` non-blank lines with their 1-based line numbers.
+line_reader <- function(con, n) {
+  line <- 0
+  list(next_block = function() {
+    lines <- character()
+    nos <- numeric()
+    while (length(lines) < n) {
+      got <- readLines(con, n = n - length(lines), warn = FALSE)
+      if (!length(got)) break
+      nos_got <- line + seq_along(got)
+      line <<- line + length(got)
+      keep <- grepl("[^[:space:]]", got)
+      lines <- c(lines, got[keep])
+      nos <- c(nos, nos_got[keep])
+    }
+    list(lines = lines, line_no = nos)
+  })
+}
+
+# Fields of one line, by fread (quotes handled) as text.
+split_fields <- function(line, sep) {
+  dt <- data.table::fread(text = paste0(line, "\n"), sep = if (identical(sep, "auto")) detect_sep(line) else sep,
+                          header = FALSE, colClasses = "character", skip = 0, quote = "\"",
+                          strip.white = TRUE, showProgress = FALSE, data.table = FALSE,
+                          na.strings = NULL)
+  unname(unlist(dt[1L, ], use.names = FALSE))
+}
+
+looks_like_header <- function(fields) {
+  num <- suppressWarnings(as.numeric(fields))
+  any(is.na(num) & fields != "NA")
+}
+
+abort_file_input <- function(line, message) {
+  msg <- if (line > 0) sprintf("`input` line %.0f: %s", line, message) else sprintf("`input` %s", message)
+  stop(structure(
+    class = c("manifoldOOS_file_error", "manifoldOOS_input_error", "manifoldOOS_error", "error",
+              "condition"),
+    list(message = msg, call = NULL, arg = "input", line = line)))
+}
+
+# Parse one block (fread), check it line by line when anything is off, and
+# return the checked numeric matrix with the columns of the fit.
+parse_block <- function(lines, line_no, sep, p, names_in, fit) {
+  txt <- paste0(paste(lines, collapse = "\n"), "\n")
+  problem <- NULL
+  dt <- tryCatch(
+    withCallingHandlers(
+      data.table::fread(text = txt, sep = sep, header = FALSE, skip = 0, fill = FALSE,
+                        quote = "\"", strip.white = TRUE, blank.lines.skip = FALSE,
+                        integer64 = "double", showProgress = FALSE, data.table = FALSE,
+                        na.strings = c("NA", "")),
+      warning = function(w) {
+        problem <<- conditionMessage(w)
+        invokeRestart("muffleWarning")
+      }),
+    error = function(e) {
+      problem <<- conditionMessage(e)
+      NULL
+    })
+  if (!is.null(problem) || is.null(dt) || nrow(dt) != length(lines) || ncol(dt) != p) {
+    nf <- utils::count.fields(textConnection(lines), sep = sep, quote = "\"",
+                              blank.lines.skip = FALSE, comment.char = "")
+    bad <- which(is.na(nf) | nf != p)
+    if (length(bad)) {
+      i <- bad[1L]
+      abort_file_input(line_no[i], sprintf("has %s field%s; expected %d.",
+                                           if (is.na(nf[i])) "an unterminated quote in its" else nf[i],
+                                           if (!is.na(nf[i]) && nf[i] == 1) "" else "s", p))
+    }
+    abort_file_input(line_no[1L], sprintf("the block starting here could not be read (%s).",
+                                          if (is.null(problem)) "unexpected shape" else problem))
+  }
+  x <- matrix(0, nrow(dt), p)
+  for (j in seq_len(p)) {
+    col <- dt[[j]]
+    v <- if (is.numeric(col)) as.double(col) else suppressWarnings(as.numeric(col))
+    bad <- which(!is.finite(v))
+    if (length(bad)) {
+      i <- bad[1L]
+      shown <- if (is.na(col[i])) "an empty or NA field" else sprintf("\"%s\"", col[i])
+      abort_file_input(line_no[i], sprintf("field %d is %s; every field must be a finite number.", j, shown))
+    }
+    x[, j] <- v
+  }
+  colnames(x) <- names_in
+  check_newdata(x, fit$feature_names, fit$n_features, arg = "input")
+}
+
+# Append the rows of y to an open connection, 17 significant digits.
+write_rows <- function(y, con) {
+  if (!nrow(y)) return(invisible())
+  s <- sprintf("%.17g", y)
+  dim(s) <- dim(y)
+  lines <- do.call(paste, c(lapply(seq_len(ncol(s)), function(j) s[, j]), sep = ","))
+  writeLines(lines, con, sep = "\n")
+}

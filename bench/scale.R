@@ -1,0 +1,218 @@
+# Scaling past one process: chunked / distributed predict(), predict_file()
+# and HNSW against exact neighbours (issue 19). Run with
+#   flock <lock> nice -n 5 Rscript bench/run.R scale
+# Sizes (environment variables; the issue's full sizes need hours on 2 cores):
+#   SCALE_ROWS      rows predicted (issue: 1e7)              default 4e5
+#   SCALE_CHUNK     chunk_size                               default 1e5
+#   SCALE_FIT       training rows of the fits                default 5000
+#   SCALE_KNN_N     HNSW vs exact sizes (comma separated)    default 1e5
+#   SCALE_BIG       "1": add n = 1e6 (HNSW, exact on a sample) and an LE/LTSA fit on 1e6 x 50
+# Every predict measurement runs in a child process under /usr/bin/time -v;
+# "peak RSS" is the child's maximum resident set size, and each worker of a
+# future plan reports its own peak (VmHWM) at the end.
+
+num_env <- function(name, default) as.numeric(Sys.getenv(name, as.character(default)))
+n_rows <- num_env("SCALE_ROWS", 4e5)
+chunk <- num_env("SCALE_CHUNK", 1e5)
+n_fit <- num_env("SCALE_FIT", 5000)
+knn_ns <- as.numeric(strsplit(Sys.getenv("SCALE_KNN_N", "1e5"), ",")[[1]])
+big <- identical(Sys.getenv("SCALE_BIG"), "1")
+if (big) knn_ns <- sort(unique(c(knn_ns, 1e6)))
+p <- 50L
+reduced <- n_rows < 1e7
+cat(sprintf("  predict: %s rows x %d features, chunk_size %s, fits on %s rows%s\n",
+            format(n_rows, big.mark = ",", scientific = FALSE), p, format(chunk, big.mark = ",", scientific = FALSE),
+            format(n_fit, big.mark = ",", scientific = FALSE),
+            if (reduced) "  ** REDUCED SIZE (issue: 10^7 rows) **" else ""))
+
+work <- tempfile("scale-bench-")
+dir.create(work)
+
+# Data: a swiss roll in 50 dimensions (fixed random rotation) plus noise.
+set.seed(19)
+rot <- qr.Q(qr(matrix(rnorm(p * p), p)))[, 1:3]
+roll50 <- function(n, seed) {
+  set.seed(seed)
+  t <- 1.5 * pi * (1 + 2 * runif(n))
+  h <- 21 * runif(n)
+  cbind(t * cos(t), h, t * sin(t)) %*% t(rot) + 0.05 * matrix(rnorm(n * p), n, p)
+}
+Xtr <- roll50(n_fit, 1)
+t_fit <- system.time(fit_lgrm <- lgrm(Xtr, 2, k = 10))[["elapsed"]]
+fit_ltsa <- ltsa(Xtr, 2, k = 10)
+cat(sprintf("  fits: LGRM %.1f s, LTSA %.1f s (GOoSE rule on the LTSA fit)\n", t_fit,
+            fit_ltsa$fit_time))
+saveRDS(list(lgrm = fit_lgrm, ltsa = fit_ltsa), file.path(work, "fits.rds"), compress = FALSE)
+saveRDS(roll50(n_rows, 2), file.path(work, "x.rds"), compress = FALSE)
+
+# Run R code in a child process under /usr/bin/time -v; the code prints
+# lines "RESULT name value". Returns the results and the child's peak RSS (MB).
+run_child <- function(code) {
+  script <- file.path(work, "child.R")
+  writeLines(c("suppressPackageStartupMessages(library(manifoldOOS))", code), script)
+  out <- suppressWarnings(system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script),
+                                  stdout = TRUE, stderr = TRUE))
+  res <- grep("^RESULT ", out, value = TRUE)
+  vals <- stats::setNames(as.numeric(sub("^RESULT \\S+ ", "", res)), sub("^RESULT (\\S+) .*$", "\\1", res))
+  rss <- grep("Maximum resident set size", out, value = TRUE)
+  if (!length(vals)) {
+    message(paste(utils::tail(out, 15), collapse = "\n"))
+    return(list(values = vals, rss = NA_real_))
+  }
+  list(values = vals, rss = as.numeric(sub(".*: ", "", rss)) / 1024)
+}
+
+worker_rss_code <- '
+w_rss <- unlist(future.apply::future_lapply(seq_len(future::nbrOfWorkers()), function(i) {
+  s <- readLines("/proc/self/status")
+  as.numeric(gsub("[^0-9]", "", grep("^VmHWM", s, value = TRUE))) / 1024
+}, future.scheduling = Inf))
+cat(sprintf("RESULT worker_rss_max %.1f\\n", max(w_rss)))'
+
+predict_case <- function(rule, mode) {
+  fit_name <- if (rule == "goose") "ltsa" else "lgrm"
+  meth <- if (rule == "goose") ', method = "goose"' else ""
+  setup <- switch(mode,
+    in_process = "options(manifoldOOS.threads = 2L)",
+    one_worker = "future::plan(future::cluster, workers = \"localhost\")",
+    two_workers = "future::plan(future::multisession, workers = 2)")
+  par <- if (mode == "in_process") "FALSE" else "TRUE"
+  code <- c(
+    sprintf('fit <- readRDS("%s")[["%s"]]', file.path(work, "fits.rds"), fit_name),
+    sprintf('x <- readRDS("%s")', file.path(work, "x.rds")),
+    setup,
+    # warm-up: workers started and the package loaded before timing
+    sprintf('invisible(predict(fit, x[1:10, ]%s, parallel = %s))', meth, par),
+    'gc()',
+    't0 <- proc.time()[["elapsed"]]',
+    sprintf('y <- predict(fit, x%s, chunk_size = %.0f, parallel = %s)', meth, chunk, par),
+    'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))',
+    if (mode != "in_process") worker_rss_code,
+    if (mode != "in_process") 'future::plan(future::sequential)')
+  r <- run_child(code)
+  data.frame(rule = rule, mode = mode, rows_per_s = n_rows / r$values[["seconds"]],
+             seconds = r$values[["seconds"]], peak_rss_mb = r$rss,
+             worker_peak_rss_mb = if ("worker_rss_max" %in% names(r$values)) r$values[["worker_rss_max"]] else NA)
+}
+
+cat("\n-- predict(): throughput and memory (child processes; workers single-threaded) --\n")
+pr <- do.call(rbind, lapply(c("goose", "lgrm"), function(rule) {
+  do.call(rbind, lapply(c("in_process", "one_worker", "two_workers"), function(m) predict_case(rule, m)))
+}))
+pr$rows_per_s <- round(pr$rows_per_s)
+pr$seconds <- round(pr$seconds, 2)
+pr$peak_rss_mb <- round(pr$peak_rss_mb)
+pr$worker_peak_rss_mb <- round(pr$worker_peak_rss_mb)
+print(pr, row.names = FALSE)
+for (rule in c("goose", "lgrm")) {
+  s <- pr[pr$rule == rule, ]
+  tp <- stats::setNames(s$rows_per_s, s$mode)
+  cat(sprintf("  %s: 2 workers / 1 worker = %.2f (target >= 1.7); 2 workers / in-process 2 threads = %.2f (target >= 0.9)\n",
+              rule, tp[["two_workers"]] / tp[["one_worker"]], tp[["two_workers"]] / tp[["in_process"]]))
+}
+ship <- run_child(c(
+  sprintf('fit <- readRDS("%s")[["lgrm"]]', file.path(work, "fits.rds")),
+  sprintf('x <- readRDS("%s")[1:%d, ]', file.path(work, "x.rds"), as.integer(min(20000, n_rows))),
+  'future::plan(future::multisession, workers = 2)',
+  'log <- get("ship_log", envir = asNamespace("manifoldOOS"))',
+  'y <- predict(fit, x, chunk_size = ceiling(nrow(x) / 20), parallel = TRUE)',
+  'cat(sprintf("RESULT sent %d\\n", log$sent))',
+  'cat(sprintf("RESULT fit_mb %.2f\\n", length(serialize(fit, NULL)) / 2^20))',
+  'future::plan(future::sequential)'))
+cat(sprintf("  shipping: 20 chunks on 2 workers sent the fit (%.1f MB) %d times (once per worker)\n",
+            ship$values[["fit_mb"]], as.integer(ship$values[["sent"]])))
+
+cat("\n-- predict_file(): CSV in, CSV out --\n")
+csv <- file.path(work, "x.csv")
+local({
+  x <- readRDS(file.path(work, "x.rds"))
+  data.table::fwrite(as.data.frame(x), csv)
+})
+cat(sprintf("  input: %s rows, %.0f MB\n", format(n_rows, big.mark = ",", scientific = FALSE), file.size(csv) / 2^20))
+file_case <- function(mode) {
+  setup <- if (mode == "two_workers") "future::plan(future::multisession, workers = 2)" else "options(manifoldOOS.threads = 2L)"
+  par <- if (mode == "two_workers") "TRUE" else "FALSE"
+  r <- run_child(c(
+    sprintf('fit <- readRDS("%s")[["ltsa"]]', file.path(work, "fits.rds")),
+    setup,
+    sprintf('invisible(predict(fit, matrix(0, 2, %d), method = "goose", parallel = %s))', p, par),
+    't0 <- proc.time()[["elapsed"]]',
+    sprintf('predict_file(fit, "%s", "%s", chunk_size = %.0f, method = "goose", parallel = %s)',
+            csv, file.path(work, "y.csv"), chunk, par),
+    'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))',
+    if (mode == "two_workers") worker_rss_code,
+    if (mode == "two_workers") 'future::plan(future::sequential)'))
+  data.frame(rule = "goose", mode = mode, rows_per_s = round(n_rows / r$values[["seconds"]]),
+             seconds = round(r$values[["seconds"]], 2), peak_rss_mb = round(r$rss),
+             worker_peak_rss_mb = if ("worker_rss_max" %in% names(r$values)) round(r$values[["worker_rss_max"]]) else NA)
+}
+pf <- rbind(file_case("in_process"), file_case("two_workers"))
+print(pf, row.names = FALSE)
+g_in <- pr$rows_per_s[pr$rule == "goose" & pr$mode == "in_process"]
+cat(sprintf("  predict_file / predict (GOoSE, in process): %.2f of the throughput\n",
+            pf$rows_per_s[1] / g_in))
+
+cat("\n-- HNSW vs exact: self-kNN, k = 10 (M = 16, ef_construction = 100) --\n")
+cat("  data: 10-dimensional latent Gaussian, linear map to d dimensions, noise 0.3\n")
+latent <- function(n, d, seed) {
+  set.seed(seed)
+  matrix(rnorm(n * 10), n, 10) %*% matrix(rnorm(10 * d), 10, d) + 0.3 * matrix(rnorm(n * d), n, d)
+}
+recall <- function(a, b) mean(vapply(seq_len(nrow(a)), function(i) length(intersect(a[i, ], b[i, ])), 0)) / ncol(a)
+hn <- list()
+for (n in knn_ns) for (d in c(50L, 100L)) {
+  if (n >= 1e6 && d == 100L && !big) next
+  X <- latent(n, d, 7)
+  sample_q <- if (n > 2e4) sort(sample.int(n, 2000)) else seq_len(n)
+  options(manifoldOOS.hnsw_cache = FALSE)
+  t_h <- system.time(h <- knn(X, 10, method = "hnsw", hnsw_args = list(M = 16, ef_construction = 100)))[["elapsed"]]
+  # exact reference on a sample of queries (self excluded by index, as the self-search)
+  t_es <- system.time(ex <- knn(X, 11, query = X[sample_q, , drop = FALSE], method = "exact"))[["elapsed"]]
+  ex_idx <- t(vapply(seq_along(sample_q), function(r) setdiff(ex$idx[r, ], sample_q[r])[1:10], integer(10)))
+  t_exact <- if (length(sample_q) == n) t_es else t_es * n / length(sample_q)
+  rec <- recall(h$idx[sample_q, , drop = FALSE], ex_idx)
+  t_r <- NA_real_
+  rec_r <- NA_real_
+  if (have("RcppHNSW")) {
+    t_r <- system.time(r <- RcppHNSW::hnsw_knn(X, k = 11, M = 16, ef_construction = 100, ef = 64,
+                                                n_threads = 2))[["elapsed"]]
+    rec_r <- recall(r$idx[sample_q, -1, drop = FALSE], ex_idx)
+  }
+  t_rann <- NA_real_
+  if (have("RANN")) {
+    t_rs <- system.time(RANN::nn2(X, X[sample_q[1:200], , drop = FALSE], k = 11))[["elapsed"]]
+    t_rann <- t_rs * n / 200
+  }
+  hn[[length(hn) + 1L]] <- data.frame(
+    n = n, d = d, hnsw_s = round(t_h, 1), hnsw_recall = round(rec, 4),
+    exact_s = round(t_exact, 1), exact_timed = if (length(sample_q) == n) "all" else "sample x n/2000",
+    speedup = round(t_exact / t_h, 1), RcppHNSW_s = round(t_r, 1), RcppHNSW_recall = round(rec_r, 4),
+    RANN_s_extrapolated = round(t_rann, 1))
+  rm(X)
+  gc(FALSE)
+}
+options(manifoldOOS.hnsw_cache = TRUE)
+print(do.call(rbind, hn), row.names = FALSE)
+
+cat("\n-- method = \"auto\" threshold: exact vs HNSW self-kNN (k = 10), d = 50 --\n")
+thr <- do.call(rbind, lapply(c(1e4, 2e4, 5e4), function(n) {
+  X <- latent(n, 50L, 3)
+  options(manifoldOOS.hnsw_cache = FALSE)
+  te <- system.time(knn(X, 10, method = "exact"))[["elapsed"]]
+  th <- system.time(knn(X, 10, method = "hnsw", hnsw_args = list(M = 16, ef_construction = 100)))[["elapsed"]]
+  data.frame(n = n, exact_s = round(te, 2), hnsw_s = round(th, 2), exact_over_hnsw = round(te / th, 2))
+}))
+options(manifoldOOS.hnsw_cache = TRUE)
+print(thr, row.names = FALSE)
+
+if (big) {
+  cat("\n-- LE and LTSA fits on 1e6 x 50 (knn_method = \"auto\" -> HNSW) --\n")
+  X <- roll50(1e6, 5)
+  for (f in c("laplacian_eigenmaps", "ltsa")) {
+    t <- system.time(fit <- get(f)(X, 2, k = 10))[["elapsed"]]
+    cat(sprintf("  %s: %.0f s, search %s\n", f, t, fit$params$knn_method))
+  }
+} else {
+  cat("\n  (n = 1e6 HNSW rows and the LE/LTSA fits on 1e6 x 50 run with SCALE_BIG=1)\n")
+}
+unlink(work, recursive = TRUE)

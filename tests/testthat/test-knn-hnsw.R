@@ -1,0 +1,144 @@
+# Approximate neighbours (HNSW): recall on a fixed data set, determinism,
+# canonical distances, self excluded by index, and the exact path unchanged.
+
+hnsw_data <- function(n = 3000, p = 40, seed = 11) {
+  set.seed(seed)
+  Z <- matrix(stats::rnorm(n * 6), n, 6)
+  Z %*% matrix(stats::rnorm(6 * p), 6, p) + 0.3 * matrix(stats::rnorm(n * p), n, p)
+}
+recall_at <- function(a, b) mean(vapply(seq_len(nrow(a)), function(i) length(intersect(a[i, ], b[i, ])), 0)) / ncol(a)
+
+test_that("HNSW recall@10 >= 0.95 on a fixed data set (self-search and queries)", {
+  X <- hnsw_data()
+  ex <- knn(X, 10, method = "exact")
+  ap <- knn(X, 10, method = "hnsw")
+  expect_gte(recall_at(ap$idx, ex$idx), 0.95)
+  Q <- hnsw_data(500, seed = 12)
+  exq <- knn(X, 10, query = Q, method = "exact")
+  apq <- knn(X, 10, query = Q, method = "hnsw")
+  expect_gte(recall_at(apq$idx, exq$idx), 0.95)
+  # a larger search list never lowers recall on this set
+  ap2 <- knn(X, 10, query = Q, method = "hnsw", hnsw_args = list(ef = 200))
+  expect_gte(recall_at(ap2$idx, exq$idx), recall_at(apq$idx, exq$idx))
+})
+
+test_that("HNSW is reproducible for a seed and identical for any thread count", {
+  X <- hnsw_data(2500)
+  Q <- hnsw_data(300, seed = 5)
+  old <- options(manifoldOOS.hnsw_cache = FALSE)
+  on.exit(options(old), add = TRUE)
+  a1 <- knn(X, 8, method = "hnsw", n_threads = 1, hnsw_args = list(seed = 3, ef = 20, M = 8))
+  a2 <- knn(X, 8, method = "hnsw", n_threads = 2, hnsw_args = list(seed = 3, ef = 20, M = 8))
+  a3 <- knn(X, 8, method = "hnsw", n_threads = 2, hnsw_args = list(seed = 3, ef = 20, M = 8))
+  expect_identical(a1, a2)
+  expect_identical(a2, a3)
+  q1 <- knn(X, 8, query = Q, method = "hnsw", n_threads = 1, hnsw_args = list(seed = 3, ef = 20))
+  q2 <- knn(X, 8, query = Q, method = "hnsw", n_threads = 2, hnsw_args = list(seed = 3, ef = 20))
+  expect_identical(q1, q2)
+  # the cache returns the same answers as a fresh build
+  options(manifoldOOS.hnsw_cache = TRUE)
+  expect_identical(knn(X, 8, query = Q, method = "hnsw", hnsw_args = list(seed = 3, ef = 20)), q1)
+  expect_identical(knn(X, 8, query = Q, method = "hnsw", hnsw_args = list(seed = 3, ef = 20)), q1)
+})
+
+test_that("HNSW distances are the canonical Euclidean distances, sorted by (distance, index)", {
+  X <- hnsw_data(1500, p = 20)
+  ap <- knn(X, 7, method = "hnsw")
+  ex <- knn(X, 7, method = "exact")
+  for (i in c(1, 50, 777, 1500)) {
+    d <- sqrt(colSums((t(X[ap$idx[i, ], , drop = FALSE]) - X[i, ])^2))
+    expect_equal(ap$dist[i, ], d, tolerance = 1e-14)
+  }
+  same <- ap$idx == ex$idx
+  expect_true(mean(same) > 0.95)
+  expect_identical(ap$dist[same], ex$dist[same])
+  expect_true(all(t(apply(ap$dist, 1, diff)) >= 0))
+})
+
+test_that("HNSW self-search excludes the point by index; duplicates stay at distance 0", {
+  X <- hnsw_data(800, p = 20)
+  X <- rbind(X, X[1:5, ])                      # rows 801..805 copy rows 1..5
+  ap <- knn(X, 5, method = "hnsw")
+  expect_false(any(ap$idx == seq_len(nrow(X))))
+  expect_identical(ap$idx[1:5, 1], 801:805)
+  expect_identical(ap$idx[801:805, 1], 1:5)
+  expect_identical(ap$dist[1:5, 1], rep(0, 5))
+})
+
+test_that("HNSW with k close to n falls back to the exact answer", {
+  X <- hnsw_data(30, p = 18)
+  expect_identical(knn(X, 29, method = "hnsw"), knn(X, 29, method = "exact"))
+  Q <- hnsw_data(4, p = 18, seed = 2)
+  expect_identical(knn(X, 30, query = Q, method = "hnsw"), knn(X, 30, query = Q, method = "exact"))
+})
+
+test_that("row names are kept and the cache follows the data", {
+  X <- hnsw_data(600, p = 20)
+  rownames(X) <- paste0("p", seq_len(nrow(X)))
+  ap <- knn(X, 3, method = "hnsw")
+  expect_identical(rownames(ap$idx), rownames(X))
+  X2 <- X
+  X2[1, 1] <- X2[1, 1] + 100                   # another matrix: another index
+  b <- knn(X2, 3, method = "hnsw")
+  expect_identical(b, knn(X2, 3, method = "exact"))
+})
+
+test_that("the exact path is unchanged and \"auto\" is exact below the thresholds", {
+  X <- hnsw_data(1000, p = 20)
+  Q <- hnsw_data(50, p = 20, seed = 3)
+  ref <- knn(X, 6, algorithm = "brute")
+  expect_identical(knn(X, 6, method = "exact"), ref)
+  expect_identical(knn(X, 6, method = "auto"), ref)
+  expect_identical(knn(X, 6, method = "exact", algorithm = "kdtree"), ref)
+  expect_identical(knn(X, 6, query = Q, method = "auto"), knn(X, 6, query = Q, algorithm = "kdtree"))
+  ns <- asNamespace("manifoldOOS")
+  res <- get("resolve_knn_method", envir = ns)
+  expect_identical(res("auto", 1e6, 15, 1e6), "exact")      # low dimension: kd-tree
+  expect_identical(res("auto", 49999, 100, 1e6), "exact")   # moderate n
+  expect_identical(res("auto", 1e5, 100, 100), "exact")     # few queries
+  expect_identical(res("auto", 1e5, 16, 1e5), "hnsw")
+  expect_identical(res("hnsw", 10, 2, 10), "hnsw")
+  expect_identical(res("exact", 1e6, 100, 1e6), "exact")
+  # the session option sets the default
+  old <- options(manifoldOOS.knn_method = "hnsw")
+  on.exit(options(old), add = TRUE)
+  expect_identical(knn(X, 6), knn(X, 6, method = "hnsw"))
+})
+
+test_that("fits record the search and predict() uses it", {
+  X <- hnsw_data(700, p = 20)
+  Xn <- hnsw_data(40, p = 20, seed = 9)
+  cache <- get("hnsw_cache", envir = asNamespace("manifoldOOS"))
+  fe <- laplacian_eigenmaps(X, 2, k = 8)
+  expect_identical(fe$params$knn_method, "exact")
+  fh <- laplacian_eigenmaps(X, 2, k = 8, knn_method = "hnsw")
+  expect_identical(fh$params$knn_method, "hnsw")
+  expect_null(getOption("manifoldOOS.knn_method"))   # the fit restored the option
+  cache$key <- NULL
+  y <- predict(fh, Xn)
+  expect_match(cache$key, sprintf(" %d %d ", nrow(X), ncol(X)), fixed = TRUE)
+  cache$key <- NULL
+  predict(fe, Xn)
+  expect_null(cache$key)                               # exact fit: no index built
+  # generic rules inherit the fit's search
+  fm <- get("generic_map", envir = asNamespace("manifoldOOS"))(fh, "goose", X)
+  expect_identical(fm$params$knn_method, "hnsw")
+  for (f in list(lle, ltsa, isomap, lgrm, npe, onpp, lpp, olpp, klpp, spectral_regression, nppe, ke_lle)) {
+    fit <- suppressWarnings(f(X, 2, k = 8, knn_method = "hnsw"))
+    expect_identical(fit$params$knn_method, "hnsw")
+  }
+  expect_identical(neighbour_graph(X, 5, knn_method = "hnsw")$knn_method, "hnsw")
+  expect_identical(oos_map(X, embedding(fe), knn_method = "hnsw")$params$knn_method, "hnsw")
+})
+
+test_that("bad method and hnsw_args are classed errors naming the argument", {
+  X <- hnsw_data(100, p = 20)
+  err_arg <- function(expr) tryCatch(expr, manifoldOOS_input_error = function(e) e$arg)
+  expect_identical(err_arg(knn(X, 3, method = "annoy")), "method")
+  expect_identical(err_arg(knn(X, 3, method = "hnsw", hnsw_args = list(M = 1))), "hnsw_args$M")
+  expect_identical(err_arg(knn(X, 3, method = "hnsw", hnsw_args = list(ef = -1))), "hnsw_args$ef")
+  expect_identical(err_arg(knn(X, 3, method = "hnsw", hnsw_args = list(foo = 1))), "hnsw_args")
+  expect_identical(err_arg(knn(X, 3, method = "hnsw", hnsw_args = 5)), "hnsw_args")
+  expect_identical(err_arg(lle(X, 2, knn_method = "fast")), "knn_method")
+  expect_identical(err_arg(oos_map(X, X[, 1:2], knn_method = NA)), "knn_method")
+})
