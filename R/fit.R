@@ -23,7 +23,10 @@
 #' @param X Training data, needed by the generic rules when the fit does not
 #'   store it (the same rows and columns as used for fitting).
 #' @param ... Passed to the out-of-sample rule (for the generic rules: the
-#'   arguments of [oos_map()], such as `k`).
+#'   arguments of [oos_map()], such as `k`). An argument the rule does not
+#'   take (a misspelled name, say) is an error of class
+#'   `manifoldOOS_dots_error` naming it, never silently ignored; the
+#'   methods other than `predict()` take nothing in `...`.
 #' @param verbose Report the stages of the prediction with time-stamped
 #'   messages (see [manifoldOOS-progress]).
 #' @return `predict()` returns a numeric matrix with one row per row of
@@ -80,7 +83,10 @@ new_manifold_fit <- function(class, method, embedding, X, params = list(),
 embedding <- function(object, ...) UseMethod("embedding")
 
 #' @export
-embedding.manifold_fit <- function(object, ...) object$embedding
+embedding.manifold_fit <- function(object, ...) {
+  check_dots(..., fun = "embedding()")
+  object$embedding
+}
 
 #' @rdname manifold_fit
 #' @export
@@ -91,6 +97,8 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   method <- resolve_oos_method(object, method)
   native <- method %in% object$oos$available
+  check_dots(..., accepted = predict_rule_args(object, method),
+             fun = "predict()", context = sprintf("rule \"%s\" of a %s fit", method, object$method))
   t0 <- mo_progress(verbose, "predict(%s fit): %d new points, rule \"%s\" (%s)", object$method, nrow(x),
                     method, if (native) "native" else "generic map built from the training data")
   y <- if (native) {
@@ -134,12 +142,14 @@ predict_native <- function(object, x, method, ...) UseMethod("predict_native")
 
 #' @export
 predict_native.default <- function(object, x, method, ...) {
+  check_dots(..., fun = "predict_native()")
   abort_input("method", sprintf("\"%s\" is not available for a %s fit.", method, object$method))
 }
 
 #' @rdname manifold_fit
 #' @export
 print.manifold_fit <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<manifoldOOS fit: %s>\n", x$method))
   cat(sprintf("  %d training points, %d features -> %d dimensions\n",
               x$n, x$n_features, x$ndim))
@@ -156,6 +166,7 @@ print.manifold_fit <- function(x, ...) {
 #' @rdname manifold_fit
 #' @export
 summary.manifold_fit <- function(object, ...) {
+  check_dots(..., fun = "summary()")
   emb <- object$embedding
   structure(
     list(
@@ -180,6 +191,7 @@ summary_extra.default <- function(object) NULL
 
 #' @export
 print.summary.manifold_fit <- function(x, digits = 4, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("manifoldOOS fit: %s\n", x$method))
   cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
               x$n, x$n_features, x$ndim))

@@ -257,6 +257,7 @@ graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads
 
 #' @export
 print.mlgraph <- function(x, ...) {
+  check_dots(..., fun = "print()")
   directed <- identical(x$symmetrize, "none")
   nv <- nrow(x$W)
   nnz <- length(x$W@x) - sum(x$W@i == rep(seq_len(ncol(x$W)) - 1L, diff(x$W@p)))

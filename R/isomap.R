@@ -258,6 +258,7 @@ summary_extra.manifold_isomap <- function(object) {
 
 #' @export
 print.mo_summary_lines <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(paste0("  ", x, "\n"), sep = "")
   invisible(x)
 }

@@ -109,6 +109,7 @@ summary_extra.manifold_linear <- function(object) {
 
 #' @export
 print.mo_text <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(x$text, sep = "\n")
   invisible(x)
 }

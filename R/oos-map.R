@@ -254,10 +254,12 @@ resolve_beta <- function(beta, X, arg = "beta") {
 #' @param object A `manifold_oos_map`.
 #' @param newdata New observations (matrix or data frame with the training
 #'   columns).
-#' @param ... Unused.
+#' @param ... Must be empty: any argument here (a misspelled name, say) is an
+#'   error of class `manifoldOOS_dots_error`.
 #' @export
 predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...,
                                      verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  check_dots(..., fun = "predict()", context = "an oos_map takes nothing in `...`")
   verbose <- check_verbose(verbose)
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   n_threads <- check_threads(n_threads)
@@ -318,6 +320,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
 #' @param x A `manifold_oos_map`.
 #' @export
 print.manifold_oos_map <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<manifoldOOS out-of-sample map: %s>\n", x$method))
   cat(sprintf("  %d training points, %d features -> %d embedding dimensions\n",
               x$n, x$n_features, x$ndim))
@@ -329,6 +332,7 @@ print.manifold_oos_map <- function(x, ...) {
 #' @rdname oos_map
 #' @export
 summary.manifold_oos_map <- function(object, ...) {
+  check_dots(..., fun = "summary()")
   structure(list(method = object$method, n = object$n, n_features = object$n_features,
                  ndim = object$ndim, params = object$params, fit_time = object$fit_time,
                  stored = vapply(object$data, function(v) {
@@ -339,6 +343,7 @@ summary.manifold_oos_map <- function(object, ...) {
 
 #' @export
 print.summary.manifold_oos_map <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("manifoldOOS out-of-sample map: %s\n", x$method))
   cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
               x$n, x$n_features, x$ndim))

@@ -32,6 +32,7 @@ plot_rnx <- function(X, embeddings, K_max = NULL,
                      lty = seq_along(embeddings),
                      main = "Neighbourhood preservation", xlab = "K (log scale)",
                      ylab = expression(R[NX](K)), legend = TRUE, ...) {
+  check_dots(..., accepted = list(graphics::plot.default, graphics_par_names()), fun = "plot_rnx()")
   X <- as_data_matrix(X, "X")
   if (inherits(embeddings, "manifold_fit") || is.matrix(embeddings) || is.data.frame(embeddings)) {
     embeddings <- list(embeddings)

@@ -35,7 +35,9 @@
 #' @param palette Function returning `n` colours for numeric `color`.
 #' @param main,xlab,ylab Titles.
 #' @param legend Draw a legend identifying training and predicted points.
-#' @param ... Further graphical parameters passed to [plot.default()].
+#' @param ... Further graphical parameters passed to [plot.default()] (or
+#'   [pairs()]); an argument that is neither (a misspelled name, say) is an
+#'   error of class `manifoldOOS_dots_error`.
 #' @return `x`, invisibly.
 #' @export
 #' @examples
@@ -56,6 +58,8 @@ plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
                               palette = function(n) grDevices::hcl.colors(n, "viridis"),
                               main = NULL, xlab = NULL, ylab = NULL,
                               legend = !is.null(newdata), ...) {
+  check_dots(..., accepted = list(graphics::plot.default, graphics::pairs.default, graphics_par_names()),
+             fun = "plot()")
   Y <- x$embedding
   if (!is.null(images)) {
     images <- as_thumbnail_images(images, image_dim, nrow(Y))

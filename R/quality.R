@@ -148,6 +148,7 @@ coranking <- function(X, Y, K_max = NULL, n_threads = default_threads()) {
 
 #' @export
 print.mo_coranking <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<co-ranking matrix: %d x %d block for n = %d points>\n",
               nrow(x), ncol(x), attr(x, "n_points")))
   m <- min(nrow(x), 6L)
@@ -422,6 +423,7 @@ procrustes <- function(Y, target, scale = TRUE, reflection = TRUE) {
 
 #' @export
 print.mo_procrustes <- function(x, digits = 4, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<Procrustes alignment: %d points, %d dimensions>\n", nrow(x$fitted), ncol(x$fitted)))
   cat(sprintf("  scale %s, translation (%s)\n", format(signif(x$scale, digits)),
               paste(format(signif(x$translation, digits)), collapse = ", ")))
