@@ -53,6 +53,12 @@ warn_mo <- function(message, class = NULL) {
   warning(cond)
 }
 
+# A message of class "manifoldOOS_message" (silence with suppressMessages()).
+inform_mo <- function(message, class = NULL) {
+  message(structure(class = c(class, "manifoldOOS_message", "message", "condition"),
+                    list(message = paste0(message, "\n"), call = NULL)))
+}
+
 # Coerce x (matrix, data.frame, Matrix) to a finite numeric double matrix.
 # Column and row names are kept.
 as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
