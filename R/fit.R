@@ -83,6 +83,13 @@ new_manifold_fit <- function(class, method, embedding, X, params = list(),
 embedding <- function(object, ...) UseMethod("embedding")
 
 #' @export
+embedding.default <- function(object, ...) {
+  check_dots(..., fun = "embedding()")
+  abort_input("object", sprintf("must be a manifoldOOS fit (class \"manifold_fit\"), not an object of class '%s'.%s",
+                                class(object)[1L], masked_hint(object)))
+}
+
+#' @export
 embedding.manifold_fit <- function(object, ...) {
   check_dots(..., fun = "embedding()")
   object$embedding

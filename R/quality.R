@@ -388,6 +388,9 @@ pad_columns <- function(M, q) {
 #'   (`n x q`), `ss` (`||target - fitted||_F^2`), `distance` (`sqrt(ss)`),
 #'   `matlab_d` and `orthogonal` (see `procrustes_dist()`).
 #'   `procrustes_dist()`: a single number.
+#' @section Name clash with vegan:
+#' \pkg{vegan}'s `procrustes()` masks this one when vegan is attached after
+#' manifoldOOS; call `manifoldOOS::procrustes()` then.
 #' @export
 #' @examples
 #' set.seed(1)

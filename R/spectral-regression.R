@@ -129,6 +129,9 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #'   `"mean_pairwise"`.
 #' @param degree,gamma,coef0 Polynomial kernel \eqn{(\gamma a^\top b + c_0)^{d}}.
 #' @param intercept Unpenalised bias in the regression (default `TRUE`).
+#' @param on_disconnected `"error"` (default) or `"connect"` (see
+#'   [neighbour_graph()]): the graph embedding of a disconnected graph is
+#'   degenerate (one zero eigenvalue per component).
 #' @return A `manifold_fit` of subclass `manifold_sr` (and
 #'   `manifold_sr_linear` with `center`, `rotation`, `y_mean`, or
 #'   `manifold_sr_kernel` with the training data, kernel specification,

@@ -79,8 +79,8 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
     abort_input(arg, "must be a matrix with one row per observation; got a vector (use matrix(x, ncol = 1) for one variable).")
   }
   if (!is.matrix(x)) {
-    abort_input(arg, sprintf("must be a numeric matrix or data frame, not an object of class '%s'.",
-                             class(x)[1]))
+    abort_input(arg, sprintf("must be a numeric matrix or data frame, not an object of class '%s'.%s",
+                             class(x)[1], masked_hint(x)))
   }
   if (!(is.numeric(x) || is.logical(x))) {
     abort_input(arg, sprintf("must be numeric, not of type '%s'.", typeof(x)))
@@ -110,6 +110,28 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
   }
   attr(x, "assign") <- NULL
   x
+}
+
+# When `x` comes from a function of another package that masks a manifoldOOS
+# function of the same name (kernlab's kpca() after library(dimRed) or
+# library(kernlab), vegan's isomap() and procrustes()), a sentence saying so;
+# "" otherwise. Used in the errors of functions that expect a manifoldOOS fit.
+masked_hint <- function(x) {
+  cls <- class(x)
+  hit <- intersect(cls, getNamespaceExports("manifoldOOS"))
+  if (!length(hit)) return("")
+  f <- hit[1L]
+  pkg <- attr(cls, "package")
+  if (is.null(pkg)) {
+    where <- setdiff(utils::find(f), "package:manifoldOOS")
+    pkg <- if (length(where)) sub("^package:", "", where[1L]) else NULL
+  }
+  if (is.null(pkg) || identical(pkg, "manifoldOOS")) {
+    return(sprintf(" It is a '%s' object from another package's %s(), not from manifoldOOS::%s().",
+                   f, f, f))
+  }
+  sprintf(paste0(" It is a '%s' object from package %s: %s::%s() masks manifoldOOS::%s() ",
+                 "(it was attached later). Call manifoldOOS::%s() instead."), f, pkg, pkg, f, f, f)
 }
 
 # A single finite number; optional bounds.

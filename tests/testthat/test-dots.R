@@ -46,6 +46,7 @@ dots_fixtures <- local({
       assess = function(...) assess(fits$pca, X = X, k = 5, ...),
       embedding = function(...) embedding(fits$pca, ...),
       embedding.manifold_fit = function(...) embedding(fits$lgrm, ...),
+      embedding.default = function(...) embedding(1:3, ...),
       plot_images = function(...) plot_images(imgs, ...),
       plot_rnx = function(...) plot_rnx(X, list(PCA = fits$pca), K_max = 20, ...),
       sosi_baselines = function(...) sosi_baselines(sup, Xn, methods = c("nn", "lle"), ...),
@@ -135,9 +136,9 @@ test_that("every function and S3 method with ... rejects an unused argument, nam
     needs <- dots_needs(name)
     if (!all(vapply(needs, requireNamespace, logical(1), quietly = TRUE))) next
     f <- fx[[name]]
-    # the fixture works without the extra argument (predict_native.default
-    # always refuses: no fit offers the rule "none")
-    if (name == "predict_native.default") {
+    # the fixture works without the extra argument (the default methods
+    # always refuse: no fit offers the rule "none", 1:3 is no fit)
+    if (name %in% c("predict_native.default", "embedding.default")) {
       expect_error(f(), class = "manifoldOOS_input_error")
     } else {
       expect_error(f(), NA, label = name)
