@@ -8,7 +8,8 @@ test_that("a kernlab kpca object given to manifoldOOS names the masking", {
   kl <- suppressWarnings(kernlab::kpca(X, features = 2))
   expect_true(methods::is(kl, "kpca"))
   for (call in list(quote(embedding(kl)), quote(assess(kl, X = X)),
-                    quote(oos_map(X, kl, method = "linear")))) {
+                    quote(oos_map(X, kl, method = "linear")),
+                    quote(plot_rnx(X, list(kernlab = kl))))) {
     err <- expect_error(eval(call), class = "manifoldOOS_input_error")
     expect_match(conditionMessage(err), "from package kernlab: kernlab::kpca() masks manifoldOOS::kpca()",
                  fixed = TRUE)
