@@ -100,7 +100,10 @@ embedding.manifold_fit <- function(object, ...) {
 predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
                                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   verbose <- check_verbose(verbose)
-  if (missing(newdata) || is.null(newdata)) return(object$embedding)
+  if (missing(newdata) || is.null(newdata)) {
+    check_dots(..., fun = "predict()", context = "without `newdata` it returns the training embedding")
+    return(object$embedding)
+  }
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   method <- resolve_oos_method(object, method)
   native <- method %in% object$oos$available

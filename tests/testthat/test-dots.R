@@ -170,6 +170,8 @@ test_that("predict() rejects misspelled arguments of every fit and rule, and sug
     }
   }
   fit <- d$fits$lgrm
+  expect_identical(predict(fit), embedding(fit))
+  expect_error(predict(fit, methd = "goose"), class = "manifoldOOS_dots_error")
   err <- expect_error(predict(fit, d$Xn, chunk_sz = 5), class = "manifoldOOS_dots_error")
   expect_match(conditionMessage(err), "`chunk_sz`", fixed = TRUE)
   # the typo is not ignored: the same call with the right name gives another answer
