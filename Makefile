@@ -10,31 +10,54 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps install demo test check document bench clean
+.PHONY: deps deps-demo deps-test deps-site deps-check install demo test check site site-test \
+	document bench clean
 
-deps:
-	$(RSCRIPT) tools/install-deps.R
+# What each step needs, and no more (tools/install-deps.R): Debian's prebuilt
+# r-cran-* packages in one apt-get call where the machine has them, CRAN for
+# the rest.
+deps-demo:
+	$(RSCRIPT) tools/install-deps.R demo
+deps-test:
+	$(RSCRIPT) tools/install-deps.R test
+deps-site:
+	$(RSCRIPT) tools/install-deps.R site
+deps-check:
+	$(RSCRIPT) tools/install-deps.R check
+deps: deps-test
 
-install: deps
+install: deps-demo
 	MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-multiarch --with-keep.source .
 
+# demo: Imports and LinkingTo only
 demo: install
 	$(RSCRIPT) -e 'demo("swissroll", package = "$(PKG)", ask = FALSE, echo = FALSE)'
 
-test: install
+# test: adds Suggests and testthat
+test: deps-test install
 	$(RSCRIPT) tools/run-tests.R
 
-document: deps
+document:
+	$(RSCRIPT) tools/install-deps.R document
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
 
-check: deps
+check: deps-check
 	rm -rf check && mkdir -p check
 	cd check && MAKEFLAGS=-j$(JOBS) $(R) CMD build .. && \
 	  MAKEFLAGS=-j$(JOBS) _R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_SYSTEM_CLOCK_=0 $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
+# the documentation site, built offline into docs/ (pkgdown)
+site: deps-site install
+	$(RSCRIPT) tools/build-site.R
+
+# every page of docs/ opened in headless Chromium
+site-test:
+	$(RSCRIPT) tools/install-deps.R site-test
+	$(RSCRIPT) tools/site-test.R docs
+
 bench: install
 	$(RSCRIPT) bench/run.R
 
 clean:
-	rm -rf check src/*.o src/*.so $(PKG).Rcheck $(TARBALL)
+	rm -rf check docs src/*.o src/*.so $(PKG).Rcheck $(TARBALL)

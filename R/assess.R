@@ -55,7 +55,11 @@ assess <- function(fit, X = NULL, newdata = NULL, truth = NULL, truth_new = NULL
                    reference = NULL, reference_new = NULL, labels = NULL, labels_new = NULL,
                    k = 10, K_max = NULL, heldout = c("test", "all"), geodesic = FALSE,
                    n_threads = default_threads(), ...) {
-  if (!inherits(fit, "manifold_fit")) abort_input("fit", "must be a `manifold_fit` (a fitted embedding).")
+  if (!inherits(fit, "manifold_fit")) {
+    abort_input("fit", paste0("must be a `manifold_fit` (a fitted embedding).", masked_hint(fit)))
+  }
+  # with `newdata`, predict() checks the arguments in `...`
+  if (is.null(newdata)) check_dots(..., fun = "assess()", context = "without `newdata` nothing is predicted")
   heldout <- check_choice(heldout, c("test", "all"), "heldout")
   geodesic <- check_flag(geodesic, "geodesic")
   n_threads <- check_threads(n_threads)

@@ -14,7 +14,8 @@
 #' @param new_color Optional colouring vector for `newdata`.
 #' @param method Out-of-sample rule for `newdata`.
 #' @param dims The two embedding dimensions to draw.
-#' @param ... Passed to `predict()`.
+#' @param ... Passed to `predict()` with `newdata`; must be empty otherwise
+#'   (an argument nothing uses is an error of class `manifoldOOS_dots_error`).
 #' @return `autoplot()`: a `ggplot` object. `fortify()`: a data frame with
 #'   the coordinates `x`, `y`, a `set` column (`"training"` / `"predicted"`)
 #'   and `color`.
@@ -49,6 +50,7 @@ fortify.manifold_fit <- function(model, data = NULL, color = NULL, newdata = NUL
   df <- data.frame(x = Y[, dims[1]], y = Y[, dims[2]], set = "training",
                    stringsAsFactors = FALSE)
   df$color <- if (is.null(color)) NA else color
+  if (is.null(newdata)) check_dots(..., fun = "autoplot()", context = "without `newdata` nothing is predicted")
   if (!is.null(newdata)) {
     Yn <- predict(model, newdata, method = method, ...)
     if (ncol(Yn) == 1L) Yn <- cbind(Yn, 0)
@@ -118,7 +120,7 @@ autoplot.manifold_fit <- function(object, color = NULL, newdata = NULL, new_colo
 #'   Details). For `what = "embedding"`, new points to predict.
 #' @param max_rounds Largest number of round panels (SOSI with `newdata`).
 #' @param ... Passed to [autoplot()][autoplot.manifold_fit] for
-#'   `what = "embedding"`.
+#'   `what = "embedding"`; must be empty otherwise.
 #' @return A `ggplot` object.
 #' @name autoplot-views
 #' @examples
@@ -143,6 +145,7 @@ autoplot.manifold_sosi <- function(object, what = c("embedding", "rounds"), newd
   need_ggplot2()
   what <- check_choice(what, c("embedding", "rounds"), "what")
   if (what == "embedding") return(autoplot.manifold_fit(object, newdata = newdata, ...))
+  check_dots(..., fun = "autoplot()", context = "what = \"rounds\"")
   max_rounds <- check_number(max_rounds, "max_rounds", lower = 1, integer = TRUE)
   rounds <- object$rounds
   if (!length(rounds)) abort_input("object", "stores no SOSI rounds.")
@@ -225,6 +228,7 @@ autoplot.manifold_plml <- function(object, what = c("embedding", "models"), ...)
   need_ggplot2()
   what <- check_choice(what, c("embedding", "models"), "what")
   if (what == "embedding") return(autoplot.manifold_fit(object, ...))
+  check_dots(..., fun = "autoplot()", context = "what = \"models\"")
   Y <- embedding(object)
   if (ncol(Y) < 2L) Y <- cbind(Y, 0)
   lab <- object$labels

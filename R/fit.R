@@ -23,7 +23,10 @@
 #' @param X Training data, needed by the generic rules when the fit does not
 #'   store it (the same rows and columns as used for fitting).
 #' @param ... Passed to the out-of-sample rule (for the generic rules: the
-#'   arguments of [oos_map()], such as `k`).
+#'   arguments of [oos_map()], such as `k`). An argument the rule does not
+#'   take (a misspelled name, say) is an error of class
+#'   `manifoldOOS_dots_error` naming it, never silently ignored; the
+#'   methods other than `predict()` take nothing in `...`.
 #' @param verbose Report the stages of the prediction with time-stamped
 #'   messages (see [manifoldOOS-progress]).
 #' @param novelty `TRUE` attaches novelty scores as `attr(y, "novelty")`:
@@ -89,7 +92,17 @@ new_manifold_fit <- function(class, method, embedding, X, params = list(),
 embedding <- function(object, ...) UseMethod("embedding")
 
 #' @export
-embedding.manifold_fit <- function(object, ...) object$embedding
+embedding.default <- function(object, ...) {
+  check_dots(..., fun = "embedding()")
+  abort_input("object", sprintf("must be a manifoldOOS fit (class \"manifold_fit\"), not an object of class '%s'.%s",
+                                class(object)[1L], masked_hint(object)))
+}
+
+#' @export
+embedding.manifold_fit <- function(object, ...) {
+  check_dots(..., fun = "embedding()")
+  object$embedding
+}
 
 #' @rdname manifold_fit
 #' @param chunk_size `NULL` (default: one call) or the number of rows
@@ -109,10 +122,15 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")
   if (parallel) require_future()
-  if (missing(newdata) || is.null(newdata)) return(object$embedding)
+  if (missing(newdata) || is.null(newdata)) {
+    check_dots(..., fun = "predict()", context = "without `newdata` it returns the training embedding")
+    return(object$embedding)
+  }
   x <- check_newdata(newdata, object$feature_names, object$n_features)
   method <- resolve_oos_method(object, method)
   native <- method %in% object$oos$available
+  check_dots(..., accepted = predict_rule_args(object, method),
+             fun = "predict()", context = sprintf("rule \"%s\" of a %s fit", method, object$method))
   t0 <- mo_progress(verbose, "predict(%s fit): %d new points, rule \"%s\" (%s)", object$method, nrow(x),
                     method, if (native) "native" else "generic map built from the training data")
   if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))
@@ -188,12 +206,14 @@ predict_native <- function(object, x, method, ...) UseMethod("predict_native")
 
 #' @export
 predict_native.default <- function(object, x, method, ...) {
+  check_dots(..., fun = "predict_native()")
   abort_input("method", sprintf("\"%s\" is not available for a %s fit.", method, object$method))
 }
 
 #' @rdname manifold_fit
 #' @export
 print.manifold_fit <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<manifoldOOS fit: %s>\n", x$method))
   cat(sprintf("  %d training points, %d features -> %d dimensions\n",
               x$n, x$n_features, x$ndim))
@@ -210,6 +230,7 @@ print.manifold_fit <- function(x, ...) {
 #' @rdname manifold_fit
 #' @export
 summary.manifold_fit <- function(object, ...) {
+  check_dots(..., fun = "summary()")
   emb <- object$embedding
   structure(
     list(
@@ -234,6 +255,7 @@ summary_extra.default <- function(object) NULL
 
 #' @export
 print.summary.manifold_fit <- function(x, digits = 4, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("manifoldOOS fit: %s\n", x$method))
   cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
               x$n, x$n_features, x$ndim))

@@ -39,7 +39,9 @@
 #' closest pair of points; with `"all_pairs"`, the closest pair of every pair
 #' of components (\eqn{c(c-1)/2} edges, as scikit-learn's Isomap). Added edges
 #' get the weight of their Euclidean length. `"largest"` keeps the largest
-#' component only (with a warning).
+#' component only (with a warning). `"keep"` returns the graph as it is,
+#' silently (`n_components` tells how many components it has); for methods
+#' that do not need a connected graph, such as [lpp()].
 #'
 #' @param X Data: a numeric matrix or data frame, one row per point.
 #' @param k Number of neighbours (kNN graph; also the neighbour used by
@@ -90,7 +92,7 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
                             symmetrize = c("or", "and", "mean", "none"),
                             weights = c("binary", "heat", "distance"),
                             sigma = "median_knn",
-                            on_disconnected = c("error", "connect", "largest"),
+                            on_disconnected = c("error", "connect", "largest", "keep"),
                             connect = c("mst", "all_pairs"),
                             knn_method = getOption("manifoldOOS.knn_method", "auto")) {
   X <- as_data_matrix(X, "X")
@@ -99,7 +101,7 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
   type <- check_choice(type, c("knn", "eps"), "type")
   symmetrize <- check_choice(symmetrize, c("or", "and", "mean", "none"), "symmetrize")
   weights <- check_choice(weights, c("binary", "heat", "distance"), "weights")
-  on_disconnected <- check_choice(on_disconnected, c("error", "connect", "largest"),
+  on_disconnected <- check_choice(on_disconnected, c("error", "connect", "largest", "keep"),
                                   "on_disconnected")
   connect <- check_choice(connect, c("mst", "all_pairs"), "connect")
   threads <- check_threads(default_threads(), "getOption(\"manifoldOOS.threads\")")
@@ -148,7 +150,7 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
   initial <- comps
   added <- data.frame(i = integer(0), j = integer(0), length = numeric(0), weight = numeric(0))
   kept <- seq_len(n)
-  if (comps$n_components > 1L) {
+  if (comps$n_components > 1L && on_disconnected != "keep") {
     if (on_disconnected == "error") {
       graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads)
     } else if (on_disconnected == "connect") {
@@ -263,6 +265,7 @@ graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads
 
 #' @export
 print.mlgraph <- function(x, ...) {
+  check_dots(..., fun = "print()")
   directed <- identical(x$symmetrize, "none")
   nv <- nrow(x$W)
   nnz <- length(x$W@x) - sum(x$W@i == rep(seq_len(ncol(x$W)) - 1L, diff(x$W@p)))

@@ -262,6 +262,7 @@ image_raster <- function(images, i) {
 #' plot_images(imgs, index = 1:12)
 plot_images <- function(images, index = NULL, nrow = NULL, ncol = NULL, labels = TRUE,
                         main = NULL, ...) {
+  check_dots(..., accepted = list(graphics::rasterImage, graphics_par_names()), fun = "plot_images()")
   images <- check_images(images)
   n <- nrow(images$x)
   if (is.null(index)) {

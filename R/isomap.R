@@ -100,6 +100,13 @@
 #'   eigenvalue mass of \eqn{B}; `NA` on the iterative path), `graph` (the
 #'   number of components before connecting and the added edges) and
 #'   `solver`.
+#' @section Name clash with vegan:
+#' \pkg{vegan} has its own `isomap()` (and `procrustes()`); attached after
+#' manifoldOOS, it masks this one, and `isomap(X, ndim = 2, k = 10)` then
+#' fails inside vegan (its `isomap()` expects a dissimilarity object). Call
+#' `manifoldOOS::isomap()`, or attach manifoldOOS last. A vegan `isomap`
+#' object given to a manifoldOOS function gives an error saying that
+#' `isomap()` was masked.
 #' @seealso [manifold_fit] for the methods of the returned object,
 #'   [geodesic_distances()], [mds()].
 #' @export
@@ -272,6 +279,7 @@ summary_extra.manifold_isomap <- function(object) {
 
 #' @export
 print.mo_summary_lines <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(paste0("  ", x, "\n"), sep = "")
   invisible(x)
 }

@@ -48,6 +48,13 @@ check_eigen_solver <- function(eigen_solver) {
 #'   coefficients `alpha` (`n x ndim`), the column means of the training
 #'   kernel (`col_means`) and their mean (`grand_mean`), and `solver`, the
 #'   eigen-solver path used. `eigenvalues` holds \eqn{\ell_1, \dots, \ell_q}.
+#' @section Name clash with kernlab:
+#' \pkg{kernlab} (attached by `library(kernlab)` and by `library(dimRed)`)
+#' has its own `kpca()`; attached after manifoldOOS, it masks this one.
+#' kernlab's `kpca(X, ndim = 2)` then silently ignores `ndim` and returns a
+#' kernlab object, which manifoldOOS functions refuse with an error saying
+#' that `kpca()` was masked. Call `manifoldOOS::kpca()` (as the examples and
+#' vignettes can be copied safely that way), or attach manifoldOOS last.
 #' @seealso [manifold_fit] for the methods of the returned object, [mds()],
 #'   [pca()].
 #' @export

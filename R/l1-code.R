@@ -113,6 +113,7 @@ l1_code <- function(X, x, solver = c("homotopy", "admm", "lp"), error_basis = "i
 
 #' @export
 print.mo_l1_code <- function(x, ...) {
+  check_dots(..., fun = "print()")
   m <- nrow(x$a)
   cat(sprintf("<l1 codes: %d quer%s over %d samples + %d error atoms>\n", m,
               if (m == 1) "y" else "ies", ncol(x$a), ncol(x$e)))

@@ -7,7 +7,8 @@
 
 # Symmetric weight matrix for a linear method: from `graph` (an mlgraph or a
 # symmetric non-negative n x n matrix) or a new kNN graph.
-lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected) {
+lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected,
+                            policies = c("error", "connect")) {
   n <- nrow(X)
   if (!is.null(graph)) {
     if (inherits(graph, "mlgraph")) {
@@ -32,7 +33,7 @@ lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected) {
   } else {
     k <- check_k(k, n)
     weights <- check_choice(weights, c("heat", "binary"), "weights")
-    on_disconnected <- check_choice(on_disconnected, c("error", "connect"), "on_disconnected")
+    on_disconnected <- check_choice(on_disconnected, policies, "on_disconnected")
     g <- neighbour_graph(X, k = k, weights = weights, sigma = sigma, on_disconnected = on_disconnected)
     W <- g$W
     info <- list(k = k, weights = weights, sigma = g$sigma, source = "knn",
@@ -43,7 +44,28 @@ lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected) {
     abort_input(if (is.null(graph)) "sigma" else "graph",
                 sprintf("gives %d isolated vertices (degree 0); increase `sigma` or `k`.", sum(d < 1e-300)))
   }
+  comps <- core(.mo_components(W))
+  info$n_components <- comps$n_components
+  info$component_sizes <- comps$sizes
   list(W = W, degree = d, info = info)
+}
+
+# The message of a linear projection fitted on a disconnected graph
+# (on_disconnected = "keep"): how many components, and how many of the
+# directions found only separate them (eigenvalue lambda = 0: every component
+# is mapped to a single point along them).
+lp_disconnected_note <- function(gr, lambda, method) {
+  nc <- gr$info$n_components
+  if (is.null(nc) || nc <= 1L) return(invisible(NULL))
+  n0 <- sum(abs(lambda) < 1e-8)
+  inform_mo(sprintf(paste0(
+    "%s: the graph has %d connected components (sizes %s); fitted on it as it is (no edges ",
+    "between components: see \"Disconnected graphs\" in ?lpp).%s Use on_disconnected = ",
+    "\"connect\" to join the components, or \"error\" to stop."),
+    method, nc, format_sizes(gr$info$component_sizes),
+    if (n0 > 0L) sprintf(paste0(" %d of the %d directions have eigenvalue 0: along them every ",
+                                "component collapses to a point."), n0, length(lambda)) else ""),
+    class = "manifoldOOS_disconnected")
 }
 
 lp_eig_control <- function() {
@@ -109,6 +131,7 @@ summary_extra.manifold_linear <- function(object) {
 
 #' @export
 print.mo_text <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(x$text, sep = "\n")
   invisible(x)
 }
@@ -163,6 +186,28 @@ lp_ridge_note <- function(res, method) {
 #' and no `regularize`, a singular problem gets the smallest ridge
 #' \eqn{10^{-8+j}\,\mathrm{tr}/p} that makes it definite, with a warning.
 #'
+#' **Disconnected graphs.** The generalised eigenproblem needs
+#' \eqn{X_c^\top B X_c} to be definite and no vertex to be isolated, not a
+#' connected graph, so by default (`on_disconnected = "keep"`) a graph with
+#' \eqn{c > 1} connected components (for example a kNN graph of images of
+#' \eqn{c} objects, as COIL-20 at `k = 5`) is used as it is, with a message
+#' (class `manifoldOOS_disconnected`). What the components do to the
+#' projection: \eqn{L} is block diagonal, so the cost
+#' \eqn{\sum_{ij} W_{ij} (y_i - y_j)^2} only involves pairs within a
+#' component and nothing ties the positions of different components to each
+#' other except the constraint. A direction along which every component is
+#' constant costs nothing (\eqn{\lambda = 0}); when the data span such
+#' directions (up to \eqn{c - 1} of them; always when there are about as
+#' many features as points, or after the PCA step of such data) they come
+#' first, each component collapses to one point along them, and which
+#' combination of them is returned is arbitrary (a repeated eigenvalue). The
+#' message counts these directions. Otherwise the projection keeps the
+#' within-component neighbourhoods and the separation of the components
+#' follows from the constraint, not from distances between them. Use
+#' `on_disconnected = "connect"` to join the components by the shortest
+#' edges (see [neighbour_graph()]), which adds between-component terms, a
+#' larger `k`, or `"error"` to stop. The same holds for [olpp()].
+#'
 #' Defaults follow Deng Cai's LPP preset: `k = 5` neighbours, heat weights
 #' with \eqn{\sigma} the mean pairwise distance, directions with
 #' \eqn{\beta < 10^{-3}} dropped with a warning (`min_beta`; degree form only).
@@ -182,8 +227,9 @@ lp_ridge_note <- function(res, method) {
 #' @param graph Optional precomputed graph: an `mlgraph` from
 #'   [neighbour_graph()] or a symmetric non-negative \eqn{n \times n} weight
 #'   matrix; `k`, `weights`, `sigma` and `on_disconnected` are then ignored.
-#' @param on_disconnected `"error"` (default) or `"connect"` (see
-#'   [neighbour_graph()]).
+#' @param on_disconnected `"keep"` (default: fit on the graph as it is, with
+#'   a message; see Details), `"connect"` (join the components, see
+#'   [neighbour_graph()]) or `"error"`.
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
@@ -210,7 +256,7 @@ lp_ridge_note <- function(res, method) {
 lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean_pairwise",
                 constraint = c("degree", "covariance"), center = c("mean", "degree"),
                 pca = TRUE, regularize = 0, graph = NULL,
-                on_disconnected = c("error", "connect"), min_beta = 1e-3,
+                on_disconnected = c("keep", "error", "connect"), min_beta = 1e-3,
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
@@ -222,7 +268,7 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
   center <- check_choice(center, c("mean", "degree"), "center")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
   t0 <- lp_progress_start(verbose, "LPP", X, cm$ndim)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"))
   t1 <- lp_progress_graph(verbose, "LPP", gr, t0)
   d <- gr$degree
   if (constraint == "degree") {
@@ -240,12 +286,14 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
     values <- res$values
   }
   lp_ridge_note(res, "lpp")
+  lp_disconnected_note(gr, values, "lpp")
   lp_progress_done(verbose, "LPP", res, t0, t1)
   new_linear_fit("manifold_lpp", "LPP", X, mu, res$A, values,
                  params = list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
                                constraint = constraint, center = center, pca = cm$pca,
                                regularize = cm$regularize),
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call,
+                 extra = list(n_components = gr$info$n_components))
 }
 
 # ---- OLPP ---------------------------------------------------------------------
@@ -271,6 +319,10 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #' centred data are rank deficient, since null directions of \eqn{X_c} would
 #' otherwise have eigenvalue 0.
 #'
+#' A disconnected graph is used as it is by default, with a message; see
+#' "Disconnected graphs" in [lpp()] for what its components do to the
+#' projection.
+#'
 #' @inheritParams lpp
 #' @param type `"cai"` or `"trace"`.
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
@@ -287,7 +339,7 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #' fit2 <- olpp(roll$x, ndim = 2, k = 8, type = "trace")
 olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat", "binary"),
                  sigma = "mean_pairwise", pca = TRUE, graph = NULL,
-                 on_disconnected = c("error", "connect"), min_beta = 1e-3,
+                 on_disconnected = c("keep", "error", "connect"), min_beta = 1e-3,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
@@ -298,7 +350,7 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
   type <- check_choice(type, c("cai", "trace"), "type")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
   t0 <- lp_progress_start(verbose, "OLPP", X, cm$ndim)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"))
   t1 <- lp_progress_graph(verbose, "OLPP", gr, t0)
   mu <- colMeans(X)
   Xc <- sweep(X, 2, mu)
@@ -312,11 +364,13 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
     values <- res$values
   }
   lp_ridge_note(res, "olpp")
+  lp_disconnected_note(gr, values, "olpp")
   lp_progress_done(verbose, "OLPP", res, t0, t1)
   new_linear_fit("manifold_olpp", "OLPP", X, mu, res$A, values,
                  params = list(knn_method = knn_method, type = type, k = gr$info$k, weights = gr$info$weights,
                                sigma = gr$info$sigma, pca = cm$pca),
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call)
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call,
+                 extra = list(n_components = gr$info$n_components))
 }
 
 # ---- NPE / NPP and ONPP -------------------------------------------------------------

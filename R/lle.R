@@ -258,6 +258,7 @@ spectral_summary <- function(object) {
 
 #' @export
 print.mo_summary_lines <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(paste0("  ", x, collapse = "\n"), "\n", sep = "")
   invisible(x)
 }

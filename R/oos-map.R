@@ -268,11 +268,13 @@ resolve_beta <- function(beta, X, arg = "beta") {
 #'   optionally on the workers of the user's [future::plan()]; identical to
 #'   one call (see [manifoldOOS-chunked]). On workers, `n_threads` is
 #'   replaced by `getOption("manifoldOOS.worker_threads", 1)`.
-#' @param ... Unused.
+#' @param ... Must be empty: any argument here (a misspelled name, say) is an
+#'   error of class `manifoldOOS_dots_error`.
 #' @export
 predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...,
                                      chunk_size = NULL, parallel = FALSE,
                                      verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  check_dots(..., fun = "predict()", context = "an oos_map takes nothing in `...`")
   verbose <- check_verbose(verbose)
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")
@@ -350,6 +352,7 @@ predict_map_rows <- function(object, x, n_threads = NULL, strip = FALSE) {
 #' @param x A `manifold_oos_map`.
 #' @export
 print.manifold_oos_map <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<manifoldOOS out-of-sample map: %s>\n", x$method))
   cat(sprintf("  %d training points, %d features -> %d embedding dimensions\n",
               x$n, x$n_features, x$ndim))
@@ -361,6 +364,7 @@ print.manifold_oos_map <- function(x, ...) {
 #' @rdname oos_map
 #' @export
 summary.manifold_oos_map <- function(object, ...) {
+  check_dots(..., fun = "summary()")
   structure(list(method = object$method, n = object$n, n_features = object$n_features,
                  ndim = object$ndim, params = object$params, fit_time = object$fit_time,
                  stored = vapply(object$data, function(v) {
@@ -371,6 +375,7 @@ summary.manifold_oos_map <- function(object, ...) {
 
 #' @export
 print.summary.manifold_oos_map <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("manifoldOOS out-of-sample map: %s\n", x$method))
   cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
               x$n, x$n_features, x$ndim))

@@ -300,6 +300,8 @@ summary_extra.manifold_plml <- function(object) {
 plot.manifold_plml <- function(x, what = c("embedding", "models"), ...) {
   what <- check_choice(what, c("embedding", "models"), "what")
   if (what == "embedding") return(plot.manifold_fit(x, ...))
+  check_dots(..., accepted = list(graphics::plot.default, graphics_par_names()),
+             fun = "plot()", context = "what = \"models\"")
   Y <- x$embedding
   if (ncol(Y) < 2L) Y <- cbind(Y, 0)
   cm <- rowsum(Y[, 1:2], x$labels) / as.vector(table(x$labels))

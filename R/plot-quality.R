@@ -32,6 +32,7 @@ plot_rnx <- function(X, embeddings, K_max = NULL,
                      lty = seq_along(embeddings),
                      main = "Neighbourhood preservation", xlab = "K (log scale)",
                      ylab = expression(R[NX](K)), legend = TRUE, ...) {
+  check_dots(..., accepted = list(graphics::plot.default, graphics_par_names()), fun = "plot_rnx()")
   X <- as_data_matrix(X, "X")
   if (inherits(embeddings, "manifold_fit") || is.matrix(embeddings) || is.data.frame(embeddings)) {
     embeddings <- list(embeddings)
@@ -43,6 +44,10 @@ plot_rnx <- function(X, embeddings, K_max = NULL,
   if (is.null(nms)) nms <- rep("", length(embeddings))
   for (i in seq_along(embeddings)) {
     e <- embeddings[[i]]
+    if (!inherits(e, "manifold_fit") && !is.matrix(e) && !is.data.frame(e)) {
+      abort_input("embeddings", sprintf("element %d must be a matrix or a manifold_fit, not an object of class '%s'.%s",
+                                        i, class(e)[1L], masked_hint(e)))
+    }
     if (!nzchar(nms[i])) nms[i] <- if (inherits(e, "manifold_fit")) e$method else paste("embedding", i)
     if (inherits(e, "manifold_fit")) embeddings[[i]] <- embedding(e)
     if (NROW(embeddings[[i]]) != nrow(X)) {

@@ -39,7 +39,9 @@
 #'   [novelty_scores()]) with red crosses: `TRUE`, or a list of arguments of
 #'   [novelty_scores()] (for instance `list(X = X_train)` for a fit that does
 #'   not store its training data). Needs `newdata`.
-#' @param ... Further graphical parameters passed to [plot.default()].
+#' @param ... Further graphical parameters passed to [plot.default()] (or
+#'   [pairs()]); an argument that is neither (a misspelled name, say) is an
+#'   error of class `manifoldOOS_dots_error`.
 #' @return `x`, invisibly.
 #' @export
 #' @examples
@@ -63,6 +65,8 @@ plot.manifold_fit <- function(x, color = NULL, newdata = NULL, new_color = NULL,
                               palette = function(n) grDevices::hcl.colors(n, "viridis"),
                               main = NULL, xlab = NULL, ylab = NULL,
                               legend = !is.null(newdata), novelty = FALSE, ...) {
+  check_dots(..., accepted = list(graphics::plot.default, graphics::pairs.default, graphics_par_names()),
+             fun = "plot()")
   Y <- x$embedding
   if (!is.null(images)) {
     images <- as_thumbnail_images(images, image_dim, nrow(Y))

@@ -175,6 +175,7 @@ coranking <- function(X, Y, K_max = NULL, n_threads = default_threads(), dist_in
 
 #' @export
 print.mo_coranking <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<co-ranking matrix: %d x %d block for n = %d points>\n",
               nrow(x), ncol(x), attr(x, "n_points")))
   m <- min(nrow(x), 6L)
@@ -420,6 +421,9 @@ pad_columns <- function(M, q) {
 #'   (`n x q`), `ss` (`||target - fitted||_F^2`), `distance` (`sqrt(ss)`),
 #'   `matlab_d` and `orthogonal` (see `procrustes_dist()`).
 #'   `procrustes_dist()`: a single number.
+#' @section Name clash with vegan:
+#' \pkg{vegan}'s `procrustes()` masks this one when vegan is attached after
+#' manifoldOOS; call `manifoldOOS::procrustes()` then.
 #' @export
 #' @examples
 #' set.seed(1)
@@ -455,6 +459,7 @@ procrustes <- function(Y, target, scale = TRUE, reflection = TRUE) {
 
 #' @export
 print.mo_procrustes <- function(x, digits = 4, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("<Procrustes alignment: %d points, %d dimensions>\n", nrow(x$fitted), ncol(x$fitted)))
   cat(sprintf("  scale %s, translation (%s)\n", format(signif(x$scale, digits)),
               paste(format(signif(x$translation, digits)), collapse = ", ")))

@@ -83,6 +83,7 @@ step_manifold_new <- function(terms, role, trained, method, ndim, options, oos_m
 
 #' @exportS3Method recipes::prep
 prep.step_manifold <- function(x, training, info = NULL, ...) {
+  check_dots(..., fun = "prep()", context = "step_manifold")
   cols <- recipes::recipes_eval_select(x$terms, training, info)
   if (!length(cols)) abort_input("...", "selects no columns.")
   X <- as_data_matrix(as.data.frame(training[, cols, drop = FALSE]), "training data")
@@ -96,6 +97,7 @@ prep.step_manifold <- function(x, training, info = NULL, ...) {
 
 #' @exportS3Method recipes::bake
 bake.step_manifold <- function(object, new_data, ...) {
+  check_dots(..., fun = "bake()", context = "step_manifold")
   missing_cols <- setdiff(object$columns, names(new_data))
   if (length(missing_cols)) {
     abort_input("new_data", sprintf("lacks the column(s) the step was trained on: %s.",
@@ -114,6 +116,9 @@ bake.step_manifold <- function(object, new_data, ...) {
 
 #' @export
 print.step_manifold <- function(x, width = max(20, options()$width - 35), ...) {
+  # print.recipe() passes the width as `form_width`
+  check_dots(..., accepted = "form_width", fun = "print()")
+  if (!is.null(list(...)$form_width)) width <- list(...)$form_width
   cols <- if (x$trained) paste(x$columns, collapse = ", ") else "<selected columns>"
   cat(sprintf("Manifold embedding (%s, %d dimensions) of %s%s\n", x$method, x$ndim,
               substr(cols, 1, width), if (x$trained) " [trained]" else ""))
@@ -122,6 +127,7 @@ print.step_manifold <- function(x, width = max(20, options()$width - 35), ...) {
 
 #' @exportS3Method generics::tidy
 tidy.step_manifold <- function(x, ...) {
+  check_dots(..., fun = "tidy()")
   if (isTRUE(x$trained)) {
     out <- data.frame(terms = rep(x$columns, each = x$ndim),
                       component = rep(paste0(x$prefix, seq_len(x$ndim)), length(x$columns)),
@@ -137,4 +143,7 @@ tidy.step_manifold <- function(x, ...) {
 }
 
 #' @exportS3Method recipes::required_pkgs
-required_pkgs.step_manifold <- function(x, ...) "manifoldOOS"
+required_pkgs.step_manifold <- function(x, ...) {
+  check_dots(..., fun = "required_pkgs()")
+  "manifoldOOS"
+}

@@ -150,7 +150,9 @@ oos_baseline_embed <- function(method, X, Y, Xu, beta, k_lle = 5L, reg = 1e-3, s
 #'   round gives `"rbf"` without refitting.
 #' @param k_lle Neighbours of the LLE map.
 #' @param ssl_k Graph neighbours of `"ssl"`.
-#' @param ... Passed to [sosi()] when `"rbf"` needs the scales.
+#' @param ... Passed to [sosi()] when `"rbf"` needs the scales (without
+#'   `sosi_fit`); any other argument is an error of class
+#'   `manifoldOOS_dots_error`.
 #' @return A named list of factors (one label per unlabelled row).
 #' @export
 #' @examples
@@ -168,6 +170,10 @@ sosi_baselines <- function(fit, X_unlabeled, methods = c("rbf", "lle", "nystrom"
   }
   methods <- unique(vapply(methods, check_choice, "", choices = c("rbf", "lle", "nystrom", "nn", "svm", "ssl"),
                            arg = "methods"))
+  check_dots(..., accepted = if ("rbf" %in% methods && is.null(sosi_fit))
+    setdiff(names(formals(sosi)), c("fit_or_Y", "X_unlabeled", "n_iter")),
+    fun = "sosi_baselines()",
+    context = "only method \"rbf\" without `sosi_fit` passes `...` on, to sosi()")
   X <- fit$X_train
   f <- fit$labels
   Y <- embedding(fit)

@@ -38,8 +38,9 @@
 #'   possibly others), returned with their predicted coordinates appended.
 #' @param method Out-of-sample rule for `newdata` (`NULL`: the fit's
 #'   default).
-#' @param ... Passed to [predict()][predict.manifold_fit] by `augment()`;
-#'   unused otherwise.
+#' @param ... Passed to [predict()][predict.manifold_fit] by `augment()`
+#'   with `newdata`; must be empty otherwise (an argument nothing uses is an
+#'   error of class `manifoldOOS_dots_error`).
 #' @return A tibble (or data frame); see Details.
 #' @name tidy.manifold_fit
 #' @examples
@@ -57,6 +58,7 @@ NULL
 #' @rdname tidy.manifold_fit
 #' @exportS3Method generics::tidy
 tidy.manifold_fit <- function(x, matrix = c("embedding", "eigenvalues"), ...) {
+  check_dots(..., fun = "tidy()")
   matrix <- check_choice(matrix, c("embedding", "eigenvalues"), "matrix")
   if (matrix == "eigenvalues") {
     ev <- x$eigenvalues
@@ -79,6 +81,7 @@ tidy.manifold_fit <- function(x, matrix = c("embedding", "eigenvalues"), ...) {
 #' @rdname tidy.manifold_fit
 #' @exportS3Method generics::glance
 glance.manifold_fit <- function(x, ...) {
+  check_dots(..., fun = "glance()")
   num <- function(v) if (is.numeric(v) && length(v) == 1L) as.numeric(v) else NA_real_
   k <- x$params$k %||% x$k
   solver <- x$solver
@@ -110,6 +113,7 @@ augment.manifold_fit <- function(x, data = NULL, newdata = NULL, method = NULL, 
     Y <- predict(x, input, method = method, ...)
     df <- as_augment_frame(newdata, "newdata")
   } else {
+    check_dots(..., fun = "augment()", context = "without `newdata` nothing is predicted")
     Y <- embedding(x)
     if (is.null(data)) {
       df <- data.frame(.row = seq_len(nrow(Y)))

@@ -53,6 +53,12 @@ warn_mo <- function(message, class = NULL) {
   warning(cond)
 }
 
+# A message of class "manifoldOOS_message" (silence with suppressMessages()).
+inform_mo <- function(message, class = NULL) {
+  message(structure(class = c(class, "manifoldOOS_message", "message", "condition"),
+                    list(message = paste0(message, "\n"), call = NULL)))
+}
+
 # Coerce x (matrix, data.frame, Matrix) to a finite numeric double matrix.
 # Column and row names are kept.
 as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
@@ -68,8 +74,8 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
     abort_input(arg, "must be a matrix with one row per observation; got a vector (use matrix(x, ncol = 1) for one variable).")
   }
   if (!is.matrix(x)) {
-    abort_input(arg, sprintf("must be a numeric matrix or data frame, not an object of class '%s'.",
-                             class(x)[1]))
+    abort_input(arg, sprintf("must be a numeric matrix or data frame, not an object of class '%s'.%s",
+                             class(x)[1], masked_hint(x)))
   }
   if (!(is.numeric(x) || is.logical(x))) {
     abort_input(arg, sprintf("must be numeric, not of type '%s'.", typeof(x)))
@@ -153,6 +159,28 @@ numeric_columns <- function(x, arg) {
   x[, ok, drop = FALSE]
 }
 
+# When `x` comes from a function of another package that masks a manifoldOOS
+# function of the same name (kernlab's kpca() after library(dimRed) or
+# library(kernlab), vegan's isomap() and procrustes()), a sentence saying so;
+# "" otherwise. Used in the errors of functions that expect a manifoldOOS fit.
+masked_hint <- function(x) {
+  cls <- class(x)
+  hit <- intersect(cls, getNamespaceExports("manifoldOOS"))
+  if (!length(hit)) return("")
+  f <- hit[1L]
+  pkg <- attr(cls, "package")
+  if (is.null(pkg)) {
+    where <- setdiff(utils::find(f), "package:manifoldOOS")
+    pkg <- if (length(where)) sub("^package:", "", where[1L]) else NULL
+  }
+  if (is.null(pkg) || identical(pkg, "manifoldOOS")) {
+    return(sprintf(" It is a '%s' object from another package's %s(), not from manifoldOOS::%s().",
+                   f, f, f))
+  }
+  sprintf(paste0(" It is a '%s' object from package %s: %s::%s() masks manifoldOOS::%s() ",
+                 "(it was attached later). Call manifoldOOS::%s() instead."), f, pkg, pkg, f, f, f)
+}
+
 # A single finite number; optional bounds.
 check_number <- function(x, arg, lower = -Inf, upper = Inf, lower_open = FALSE,
                          upper_open = FALSE, integer = FALSE, allow_null = FALSE) {
@@ -214,25 +242,140 @@ check_threads <- function(n_threads, arg = "n_threads") {
   check_number(n_threads, arg, lower = 0, integer = TRUE)
 }
 
-# Validate `newdata` against the training columns stored in a fit: same
-# number of columns; when the fit has column names, match them by name
-# (reordering when all are present).
+# Validate `newdata` against the training columns stored in a fit.
+# * Names equal to the training names as a whole (including blank or repeated
+#   names, as cbind() and data.frame(check.names = FALSE) make them), or no
+#   names on either side: columns are matched by position.
+# * Otherwise, when both sets of names are unique and non-blank, columns are
+#   matched by name (and reordered).
+# * Anything else is an error naming the columns that differ, with a hint.
 check_newdata <- function(newdata, colnames_train, ncol_train, arg = "newdata") {
   x <- as_data_matrix(newdata, arg = arg, min_rows = 1L)
   nm <- colnames(x)
-  if (!is.null(colnames_train) && !is.null(nm)) {
-    if (!setequal(nm, colnames_train) || anyDuplicated(nm)) {
-      missing <- setdiff(colnames_train, nm)
-      extra <- setdiff(nm, colnames_train)
-      abort_input(arg, sprintf(
-        "must have the training columns. %s%s",
-        if (length(missing)) sprintf("Missing: %s. ", paste(utils::head(missing, 5), collapse = ", ")) else "",
-        if (length(extra)) sprintf("Unknown: %s.", paste(utils::head(extra, 5), collapse = ", ")) else ""))
+  if (is.null(colnames_train) || is.null(nm) || identical(nm, colnames_train)) {
+    if (ncol(x) != ncol_train) {
+      abort_input(arg, sprintf("must have %d columns, like the training data; it has %d.",
+                               ncol_train, ncol(x)))
     }
-    if (!identical(nm, colnames_train)) x <- x[, colnames_train, drop = FALSE]
-  } else if (ncol(x) != ncol_train) {
-    abort_input(arg, sprintf("must have %d columns, like the training data; it has %d.",
-                             ncol_train, ncol(x)))
+    return(x)
   }
-  x
+  clean <- function(v) all(nzchar(v)) && !anyNA(v) && !anyDuplicated(v)
+  if (clean(nm) && clean(colnames_train)) {
+    missing <- setdiff(colnames_train, nm)
+    extra <- setdiff(nm, colnames_train)
+    if (!length(missing) && !length(extra)) return(x[, colnames_train, drop = FALSE])
+    abort_input(arg, sprintf(
+      "must have the training columns (matched by name). %s%sHint: %s",
+      if (length(missing)) sprintf("Missing: %s. ", show_names(missing)) else "",
+      if (length(extra)) sprintf("Not in the training data: %s. ", show_names(extra)) else "",
+      if (ncol(x) == ncol_train) {
+        sprintf("to match the columns by position instead, drop the names with unname(%s).", arg)
+      } else {
+        sprintf("the fit was trained on %d columns: %s.", ncol_train, show_names(colnames_train, 8L))
+      }))
+  }
+  # blank or repeated names on one side: only the names as a whole identify the columns
+  why <- if (!clean(colnames_train)) "the training data have blank or repeated column names" else
+    sprintf("`%s` has blank or repeated column names", arg)
+  if (ncol(x) != ncol_train) {
+    abort_input(arg, sprintf(paste0(
+      "must have %d columns, like the training data; it has %d (%s, so columns are matched by ",
+      "position)."), ncol_train, ncol(x), why))
+  }
+  differ <- which(nm != colnames_train | is.na(nm) != is.na(colnames_train))
+  shown <- utils::head(differ, 5L)
+  abort_input(arg, sprintf(paste0(
+    "has column names that differ from the training names at column%s %s: %s%s. As %s, columns ",
+    "are matched by position only when all names equal the training names. Hint: give `%s` the ",
+    "training names (colnames(%s) <- fit$feature_names) or drop them with unname(%s)."),
+    if (length(differ) > 1L) "s" else "", paste(differ, collapse = ", "),
+    paste(sprintf("%s instead of %s", show_name(nm[shown]), show_name(colnames_train[shown])),
+          collapse = "; "),
+    if (length(differ) > length(shown)) "; ..." else "", why, arg, arg, arg))
+}
+
+show_name <- function(v) ifelse(is.na(v), "NA", ifelse(nzchar(v), sprintf("\"%s\"", v), "\"\" (blank)"))
+show_names <- function(v, max = 5L) {
+  out <- paste(show_name(utils::head(v, max)), collapse = ", ")
+  if (length(v) > max) out <- paste0(out, sprintf(", ... (%d in all)", length(v)))
+  out
+}
+
+# ---- arguments in `...` -------------------------------------------------------
+# Like rlang::check_dots_used(), decided from the names before anything runs:
+# every argument in `...` must be accepted by a function the dots are passed on
+# to. Misspelled or unknown arguments (predict(fit, x, methd = "goose")) would
+# otherwise vanish silently.
+#
+# check_dots(..., accepted = ) -- `accepted`: a character vector of argument
+# names, or a list mixing such vectors and functions (whose formals other than
+# `...` are accepted). A name is accepted when it equals one of them or is a
+# unique prefix of one (R's partial matching). Unnamed arguments are rejected
+# unless `unnamed = TRUE`. `fun` names the function in the message (default:
+# the caller), `context` says in which case (e.g. which rule is used). The error has class "manifoldOOS_dots_error" (and
+# "manifoldOOS_input_error"); its `arg` field holds the rejected names.
+check_dots <- function(..., accepted = character(), fun = NULL, context = NULL, unnamed = FALSE) {
+  n <- ...length()
+  if (n == 0L) return(invisible(NULL))
+  exprs <- as.list(substitute(list(...)))[-1L]
+  nms <- names(exprs)
+  if (is.null(nms)) nms <- rep("", n)
+  nms[is.na(nms)] <- ""
+  if (!is.list(accepted)) accepted <- list(accepted)
+  acc <- unique(unlist(lapply(accepted, function(a) {
+    if (is.function(a)) setdiff(names(formals(a)), "...") else as.character(a)
+  }), use.names = FALSE))
+  ok <- if (length(acc)) !is.na(pmatch(nms, acc, duplicates.ok = TRUE)) else rep(FALSE, n)
+  ok[!nzchar(nms)] <- unnamed
+  if (all(ok)) return(invisible(NULL))
+  caller <- sys.function(sys.parent())
+  if (is.null(fun)) {
+    fun <- tryCatch(deparse(sys.call(sys.parent())[[1L]])[1L], error = function(e) "this function")
+  }
+  own <- setdiff(names(formals(caller)), "...")
+  candidates <- unique(c(own, acc))
+  bad <- which(!ok)
+  label <- vapply(bad, function(i) {
+    if (nzchar(nms[i])) return(sprintf("`%s`", nms[i]))
+    sprintf("an unnamed argument (`%s`)", paste(deparse(exprs[[i]], nlines = 1L), collapse = ""))
+  }, "")
+  hints <- vapply(bad, function(i) {
+    if (!nzchar(nms[i]) || !length(candidates)) return("")
+    d <- utils::adist(nms[i], candidates, ignore.case = TRUE)[1L, ]
+    best <- candidates[d == min(d)]
+    if (min(d) <= max(2, nchar(nms[i]) %/% 3)) sprintf(" Did you mean `%s`?", best[1L]) else ""
+  }, "")
+  msg <- sprintf("%s %s not used by %s%s and would be silently ignored.%s Accepted: %s.",
+                 paste(label, collapse = ", "), if (length(bad) > 1L) "are" else "is", fun,
+                 if (is.null(context)) "" else paste0(" (", context, ")"),
+                 paste(hints[nzchar(hints)], collapse = ""),
+                 if (length(candidates)) paste(sprintf("`%s`", candidates), collapse = ", ") else "none")
+  stop(structure(
+    class = c("manifoldOOS_dots_error", "manifoldOOS_input_error", "manifoldOOS_error",
+              "error", "condition"),
+    list(message = msg, call = NULL, arg = ifelse(nzchar(nms[bad]), nms[bad], "..."))
+  ))
+}
+
+# Names graphics functions take through their own `...`: graphical parameters.
+graphics_par_names <- function() {
+  get0(".Pars", envir = asNamespace("graphics"), inherits = FALSE) %||% character()
+}
+
+# Names predict(fit, newdata, method = method, ...) passes on to the rule
+# `method`: the arguments of the fit's native predict method, or those of
+# oos_map() for the generic rules (a native "goose" rule is built by oos_map()
+# too and forwards its extra arguments to it).
+predict_rule_args <- function(object, method) {
+  oos_args <- setdiff(names(formals(oos_map)), c("X", "Y", "method", "verbose"))
+  if (!method %in% object$oos$available) return(oos_args)
+  ns <- topenv()
+  f <- NULL
+  for (cl in class(object)) {
+    f <- get0(paste0("predict_native.", cl), envir = ns, mode = "function", inherits = FALSE)
+    if (!is.null(f)) break
+  }
+  own <- if (is.null(f)) character() else setdiff(names(formals(f)), c("object", "x", "method", "..."))
+  if (method == "goose") own <- c(own, oos_args)
+  unique(own)
 }

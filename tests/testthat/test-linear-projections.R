@@ -241,9 +241,10 @@ test_that("bad input gives classed errors naming the argument", {
   expect_input_error(onpp(X[, 1, drop = FALSE], 2), "`ndim`")
   Xnew <- lp_data(n = 3, p = 4, seed = 14)
   expect_input_error(predict(lpp(X, 2), Xnew), "`newdata`")
-  # two far-apart clusters: the default graph policy is an error naming `k`
+  # two far-apart clusters: fitted by default with a message; "error" names `k`
   X2 <- rbind(X, X + 100)
-  expect_input_error(lpp(X2, 2, k = 5), "`k`")
+  expect_message(lpp(X2, 2, k = 5, min_beta = 0), class = "manifoldOOS_disconnected")
+  expect_input_error(lpp(X2, 2, k = 5, on_disconnected = "error"), "`k`")
   expect_s3_class(suppressWarnings(lpp(X2, 2, k = 5, on_disconnected = "connect", min_beta = 0)),
                   "manifold_lpp")
 })
