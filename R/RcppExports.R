@@ -81,6 +81,10 @@
     .Call(`_manifoldOOS_mo_kernel_cross`, A, B, type, sigma, gamma, coef0, degree)
 }
 
+.mo_sq_dist_cross <- function(A, B) {
+    .Call(`_manifoldOOS_mo_sq_dist_cross`, A, B)
+}
+
 .mo_knn <- function(X, query, k, algorithm, n_threads) {
     .Call(`_manifoldOOS_mo_knn`, X, query, k, algorithm, n_threads)
 }

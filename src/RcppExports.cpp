@@ -285,6 +285,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_sq_dist_cross
+arma::mat mo_sq_dist_cross(const arma::mat& A, const arma::mat& B);
+RcppExport SEXP _manifoldOOS_mo_sq_dist_cross(SEXP ASEXP, SEXP BSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type B(BSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sq_dist_cross(A, B));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_knn
 Rcpp::List mo_knn(const Rcpp::NumericMatrix& X, SEXP query, int k, std::string algorithm, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_knn(SEXP XSEXP, SEXP querySEXP, SEXP kSEXP, SEXP algorithmSEXP, SEXP n_threadsSEXP) {
@@ -1458,6 +1470,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_laplacian", (DL_FUNC) &_manifoldOOS_mo_laplacian, 2},
     {"_manifoldOOS_mo_dijkstra", (DL_FUNC) &_manifoldOOS_mo_dijkstra, 3},
     {"_manifoldOOS_mo_kernel_cross", (DL_FUNC) &_manifoldOOS_mo_kernel_cross, 7},
+    {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},

@@ -401,6 +401,13 @@ arma::mat mo_kernel_cross(const arma::mat& A, const arma::mat& B, std::string ty
   MO_CATCH
 }
 
+// Squared Euclidean distances between the rows of A and B.
+// [[Rcpp::export(.mo_sq_dist_cross)]]
+arma::mat mo_sq_dist_cross(const arma::mat& A, const arma::mat& B) {
+  MO_TRY { return manifoldOOS::sq_dist_cross(A, B); }
+  MO_CATCH
+}
+
 // ----------------------------------------------------------------------------
 // R glue for exact nearest-neighbour search (core: src/knn.cpp).
 
