@@ -128,26 +128,34 @@ predict_file <- function(fit, input, output, chunk_size = 1e5, parallel = FALSE,
   }
   n_workers <- if (parallel) session$n_workers else 1L
   rows <- 0
-  pending <- if (length(first$lines)) list(first) else list()
+  # each block is parsed as soon as it is read, so that only its matrix (not
+  # its text) waits for the round's other blocks
+  mats <- if (length(first$lines)) {
+    list(parse_block(first$lines, first$line_no, sep, p, names_in, fit))
+  } else {
+    list()
+  }
+  rm(first)
   repeat {
-    while (length(pending) < n_workers) {
+    while (length(mats) < n_workers) {
       b <- reader$next_block()
       if (!length(b$lines)) break
-      pending[[length(pending) + 1L]] <- b
+      mats[[length(mats) + 1L]] <- parse_block(b$lines, b$line_no, sep, p, names_in, fit)
+      rm(b)
     }
-    if (!length(pending)) break
-    mats <- lapply(pending, function(b) parse_block(b$lines, b$line_no, sep, p, names_in, fit))
+    if (!length(mats)) break
     parts <- if (parallel) {
       parallel_run(session, mats, plan$fun, plan$args, verbose = verbose)
     } else {
       lapply(mats, function(m) do.call(plan$fun, c(list(plan$model, m), plan$args)))
     }
+    mats <- list()
     for (y in parts) {
       write_rows(y, out)
       rows <- rows + nrow(y)
     }
+    rm(parts)
     mo_progress(verbose, "predict_file(): %.0f rows written", rows, start = t0)
-    pending <- list()
   }
   close(out)
   if (!file.rename(tmp, output)) {
@@ -253,7 +261,7 @@ abort_file_input <- function(line, message) {
 # Parse one block (fread), check it line by line when anything is off, and
 # return the checked numeric matrix with the columns of the fit.
 parse_block <- function(lines, line_no, sep, p, names_in, fit) {
-  txt <- paste0(paste(lines, collapse = "\n"), "\n")
+  txt <- paste(c(lines, ""), collapse = "\n")
   problem <- NULL
   dt <- tryCatch(
     withCallingHandlers(
@@ -269,6 +277,7 @@ parse_block <- function(lines, line_no, sep, p, names_in, fit) {
       problem <<- conditionMessage(e)
       NULL
     })
+  rm(txt)
   if (!is.null(problem) || is.null(dt) || nrow(dt) != length(lines) || ncol(dt) != p) {
     nf <- utils::count.fields(textConnection(lines), sep = sep, quote = "\"",
                               blank.lines.skip = FALSE, comment.char = "")

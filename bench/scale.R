@@ -6,6 +6,7 @@
 #   SCALE_CHUNK     chunk_size                               default 1e5
 #   SCALE_FIT       training rows of the fits                default 5000
 #   SCALE_KNN_N     HNSW vs exact sizes (comma separated)    default 1e5
+#   SCALE_PARTS     parts to run (comma separated): predict,file,knn,threshold (default all)
 #   SCALE_BIG       "1": add n = 1e6 (HNSW, exact on a sample) and an LE/LTSA fit on 1e6 x 50
 # Every predict measurement runs in a child process under /usr/bin/time -v;
 # "peak RSS" is the child's maximum resident set size, and each worker of a
@@ -17,6 +18,7 @@ chunk <- num_env("SCALE_CHUNK", 1e5)
 n_fit <- num_env("SCALE_FIT", 5000)
 knn_ns <- as.numeric(strsplit(Sys.getenv("SCALE_KNN_N", "1e5"), ",")[[1]])
 big <- identical(Sys.getenv("SCALE_BIG"), "1")
+parts <- strsplit(Sys.getenv("SCALE_PARTS", "predict,file,knn,threshold"), ",")[[1]]
 if (big) knn_ns <- sort(unique(c(knn_ns, 1e6)))
 p <- 50L
 reduced <- n_rows < 1e7
@@ -95,6 +97,7 @@ predict_case <- function(rule, mode) {
              worker_peak_rss_mb = if ("worker_rss_max" %in% names(r$values)) r$values[["worker_rss_max"]] else NA)
 }
 
+if ("predict" %in% parts) {
 cat("\n-- predict(): throughput and memory (child processes; workers single-threaded) --\n")
 pr <- do.call(rbind, lapply(c("goose", "lgrm"), function(rule) {
   do.call(rbind, lapply(c("in_process", "one_worker", "two_workers"), function(m) predict_case(rule, m)))
@@ -122,6 +125,9 @@ ship <- run_child(c(
 cat(sprintf("  shipping: 20 chunks on 2 workers sent the fit (%.1f MB) %d times (once per worker)\n",
             ship$values[["fit_mb"]], as.integer(ship$values[["sent"]])))
 
+}
+
+if ("file" %in% parts) {
 cat("\n-- predict_file(): CSV in, CSV out --\n")
 csv <- file.path(work, "x.csv")
 local({
@@ -148,10 +154,14 @@ file_case <- function(mode) {
 }
 pf <- rbind(file_case("in_process"), file_case("two_workers"))
 print(pf, row.names = FALSE)
-g_in <- pr$rows_per_s[pr$rule == "goose" & pr$mode == "in_process"]
-cat(sprintf("  predict_file / predict (GOoSE, in process): %.2f of the throughput\n",
-            pf$rows_per_s[1] / g_in))
+if (exists("pr")) {
+  g_in <- pr$rows_per_s[pr$rule == "goose" & pr$mode == "in_process"]
+  cat(sprintf("  predict_file / predict (GOoSE, in process): %.2f of the throughput\n",
+              pf$rows_per_s[1] / g_in))
+}
+}
 
+if ("knn" %in% parts) {
 cat("\n-- HNSW vs exact: self-kNN, k = 10 (M = 16, ef_construction = 100) --\n")
 cat("  data: 10-dimensional latent Gaussian, linear map to d dimensions, noise 0.3\n")
 latent <- function(n, d, seed) {
@@ -193,7 +203,9 @@ for (n in knn_ns) for (d in c(50L, 100L)) {
 }
 options(manifoldOOS.hnsw_cache = TRUE)
 print(do.call(rbind, hn), row.names = FALSE)
+}
 
+if ("threshold" %in% parts) {
 cat("\n-- method = \"auto\" threshold: exact vs HNSW self-kNN (k = 10), d = 50 --\n")
 thr <- do.call(rbind, lapply(c(1e4, 2e4, 5e4), function(n) {
   X <- latent(n, 50L, 3)
@@ -204,6 +216,7 @@ thr <- do.call(rbind, lapply(c(1e4, 2e4, 5e4), function(n) {
 }))
 options(manifoldOOS.hnsw_cache = TRUE)
 print(thr, row.names = FALSE)
+}
 
 if (big) {
   cat("\n-- LE and LTSA fits on 1e6 x 50 (knn_method = \"auto\" -> HNSW) --\n")

@@ -94,8 +94,8 @@ test_that("the exact path is unchanged and \"auto\" is exact below the threshold
   ns <- asNamespace("manifoldOOS")
   res <- get("resolve_knn_method", envir = ns)
   expect_identical(res("auto", 1e6, 15, 1e6), "exact")      # low dimension: kd-tree
-  expect_identical(res("auto", 49999, 100, 1e6), "exact")   # moderate n
-  expect_identical(res("auto", 1e5, 100, 100), "exact")     # few queries
+  expect_identical(res("auto", 99999, 100, 1e6), "exact")   # moderate n
+  expect_identical(res("auto", 1e6, 100, 100), "exact")     # few queries
   expect_identical(res("auto", 1e5, 16, 1e5), "hnsw")
   expect_identical(res("hnsw", 10, 2, 10), "hnsw")
   expect_identical(res("exact", 1e6, 100, 1e6), "exact")
