@@ -57,6 +57,12 @@ tools_needed <- switch(mode,
   `site-test` = c(chromium = "chromium"),
   check = c(pandoc = "pandoc", qpdf = "qpdf"),
   character())
+# Debian's r-cran-rcpphnsw leaves hnswlib's headers to libhnswlib-dev (CRAN's
+# RcppHNSW ships them): needed to compile the package where apt is used.
+if (mode %in% c("demo", "test", "site", "check") && nzchar(Sys.which("apt-get")) &&
+    !file.exists(file.path(system.file(package = "RcppHNSW"), "include", "hnswlib", "hnswlib.h"))) {
+  tools_needed <- c(tools_needed, `libhnswlib-dev` = "")
+}
 
 have <- function(p) {
   if (!nzchar(system.file(package = p))) return(FALSE)
