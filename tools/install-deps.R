@@ -72,7 +72,8 @@ have <- function(p) {
 missing_pkgs <- function() wanted[!vapply(wanted, have, logical(1))]
 tool_ok <- function(deb, cmd) {
   if (nzchar(cmd)) return(nzchar(Sys.which(cmd)))
-  st <- suppressWarnings(system2("dpkg-query", c("-W", "-f=${Status}", deb), stdout = TRUE, stderr = FALSE))
+  st <- suppressWarnings(system2("dpkg-query", c("-W", shQuote("-f=${Status}"), deb),
+                                 stdout = TRUE, stderr = FALSE))
   identical(st, "install ok installed")
 }
 missing_tools <- function() {
@@ -96,7 +97,7 @@ if (apt_ok) {
   if (run("apt-get update -qq > /dev/null") != 0) message("apt-get update failed; trying with the old lists")
   # which r-cran-* names exist (Debian lower-cases the CRAN name)
   debian <- system2("apt-cache", c("pkgnames", "r-cran-"), stdout = TRUE)
-  deb_of <- paste0("r-cran-", tolower(todo))
+  deb_of <- if (length(todo)) paste0("r-cran-", tolower(todo)) else character()
   on_debian <- deb_of %in% debian
   tool_debs <- todo_tools[todo_tools %in% system2("apt-cache", "pkgnames", stdout = TRUE)]
   debs <- c(deb_of[on_debian], tool_debs)
