@@ -183,6 +183,9 @@ file_prediction_plan <- function(fit, dots, verbose) {
   X <- dots$X
   dots$method <- NULL
   dots$X <- NULL
+  # the same rule as predict(): an argument the rule does not take is an error
+  do.call(check_dots, c(dots, list(accepted = predict_rule_args(fit, method), fun = "predict_file()",
+                                   context = sprintf("rule \"%s\" of a %s fit", method, fit$method))))
   native <- method %in% fit$oos$available
   plan <- do.call(fit_prediction_plan, c(list(fit, method, native, X), dots, list(verbose = verbose)))
   plan$out_names <- colnames(fit$embedding)

@@ -105,6 +105,10 @@ reconstruct.manifold_fit <- function(fit, Y, method = NULL, X = NULL, k = NULL, 
   own <- reconstruct_own_rule(fit)
   choices <- c(own, reconstruct_generic_methods)
   method <- if (is.null(method)) choices[1] else check_choice(method, choices, "method")
+  # `...` reaches oos_map() (which checks it) only for its rules
+  if (method %in% c("exact", "preimage", "local_linear")) {
+    check_dots(..., fun = "reconstruct()", context = sprintf("method \"%s\"", method))
+  }
   x <- switch(method,
     exact = reconstruct_linear(fit, Y),
     preimage = reconstruct_preimage(fit, Y, alpha, X),
@@ -123,6 +127,7 @@ reconstruct.manifold_fit <- function(fit, Y, method = NULL, X = NULL, k = NULL, 
 
 #' @export
 reconstruct.default <- function(fit, Y, ...) {
+  check_dots(..., fun = "reconstruct()")
   abort_input("fit", sprintf("must be a fitted model (a manifold_fit), not an object of class '%s'.",
                              class(fit)[1]))
 }

@@ -36,7 +36,7 @@ dots_fixtures <- local({
       ltsa = ltsa(X, 2, k = 8), mds = mds(X, 2), nppe = nppe(X, 2, k = 8),
       plml = plml(X, k = 8, seed = 1), sr_linear = spectral_regression(X, 2, k = 8),
       sr_kernel = spectral_regression(X, 2, k = 8, kernel = "rbf"), supervised = sup,
-      sosi = sosi(sup, X_unlabeled = Xn, n_iter = 2))
+      sosi = sosi(sup, X_unlabeled = Xn, n_iter = 2), diffusion = diffusion_map(X, 2))
     map <- oos_map(X, embedding(fits$pca), method = "linear")
     imgs <- list(x = matrix(stats::runif(20 * 12), 20), labels = 1:20, image_dim = c(3, 4),
                  pixel_order = "column", name = "noise")
@@ -71,6 +71,17 @@ dots_fixtures <- local({
       predict_native.manifold_sr_kernel = native("sr_kernel", "exact"),
       predict_native.manifold_sr_linear = native("sr_linear", "exact"),
       predict_native.manifold_supervised = native("supervised", "nystrom"),
+      predict_native.manifold_diffusion = native("diffusion", "nystrom"),
+      reconstruct = function(...) reconstruct(fits$pca, embedding(fits$pca)[1:3, ], ...),
+      reconstruct.manifold_fit = function(...) reconstruct(fits$isomap, embedding(fits$isomap)[1:3, ], ...),
+      reconstruct.default = function(...) reconstruct(1:3, matrix(0, 1, 2), ...),
+      predict_file = function(...) {
+        inp <- tempfile(fileext = ".csv")
+        out <- tempfile(fileext = ".csv")
+        on.exit(unlink(c(inp, out)), add = TRUE)
+        utils::write.csv(Xn, inp, row.names = FALSE)
+        predict_file(fits$pca, inp, out, ...)
+      },
       print.manifold_fit = pr(fits$lgrm),
       print.manifold_oos_map = pr(map),
       print.mlgraph = pr(neighbour_graph(X, k = 5)),
@@ -138,7 +149,7 @@ test_that("every function and S3 method with ... rejects an unused argument, nam
     f <- fx[[name]]
     # the fixture works without the extra argument (the default methods
     # always refuse: no fit offers the rule "none", 1:3 is no fit)
-    if (name %in% c("predict_native.default", "embedding.default")) {
+    if (name %in% c("predict_native.default", "embedding.default", "reconstruct.default")) {
       expect_error(f(), class = "manifoldOOS_input_error")
     } else {
       expect_error(f(), NA, label = name)
