@@ -60,4 +60,4 @@ bench: install
 	$(RSCRIPT) bench/run.R
 
 clean:
-	rm -rf check docs src/*.o src/*.so $(PKG).Rcheck $(TARBALL)
+	rm -rf check docs src/*.o src/core/*/*.o src/*.so $(PKG).Rcheck $(TARBALL)
