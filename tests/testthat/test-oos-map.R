@@ -141,6 +141,41 @@ test_that("linearization: interpolation when N <= D, least squares otherwise", {
                tolerance = 1e-10)
 })
 
+test_that("linearization with a leave-one-out ridge: per-coordinate ridge regression that no longer interpolates", {
+  set.seed(31)
+  press_direct <- function(X, y, r) {  # leave-one-out error by refitting without each row
+    sum(vapply(seq_len(nrow(X)), function(i) {
+      A <- solve(crossprod(X[-i, ]) + r * diag(ncol(X)), crossprod(X[-i, ], y[-i]))
+      (y[i] - sum(X[i, ] * A))^2
+    }, 0))
+  }
+  D <- 30
+  for (N in c(30, 45)) {  # N = D (the unregularised map interpolates) and N > D
+    X <- matrix(rnorm(N * D), N)
+    Y <- cbind(X[, 1] - X[, 2], sin(2 * X[, 3])) + matrix(rnorm(2 * N, sd = 0.3), N)
+    m0 <- oos_map(X, Y, method = "linear", intercept = FALSE)
+    m <- oos_map(X, Y, method = "linear", intercept = FALSE, ridge = "loo")
+    if (N == D) expect_equal(unname(predict(m0, X)), unname(Y), tolerance = 1e-6)
+    expect_length(m$params$ridge, 2L)
+    expect_true(all(m$params$ridge > svd(X)$d[1]^2 * 1e-10))
+    P <- unname(predict(m, X))
+    expect_gt(min(colSums((P - Y)^2)), 1e-2 * N)
+    for (j in 1:2) {
+      r <- m$params$ridge[j]
+      # each column is the closed-form ridge solution with its own ridge
+      A <- solve(crossprod(X) + r * diag(D), crossprod(X, Y[, j]))
+      expect_equal(P[, j], c(X %*% A), tolerance = 1e-8)
+      # the chosen ridge minimises the refitted leave-one-out error against its grid neighbours
+      expect_lte(press_direct(X, Y[, j], r), press_direct(X, Y[, j], r * 10^0.25) + 1e-10)
+      expect_lte(press_direct(X, Y[, j], r), press_direct(X, Y[, j], r / 10^0.25) + 1e-10)
+    }
+  }
+  # with an intercept the offset is unpenalised: a constant coordinate is reproduced
+  m1 <- oos_map(X, cbind(rep(2, N), Y[, 1]), method = "linear", ridge = "loo")
+  expect_equal(unname(predict(m1, X)[, 1]), rep(2, N))
+  expect_input_error(oos_map(X, Y, method = "linear", ridge = "gcv"), "ridge")
+})
+
 test_that("the RBF network interpolates the training embedding and uses the mean squared distance", {
   set.seed(10)
   X <- matrix(rnorm(40 * 6), 40)
