@@ -192,10 +192,26 @@ if (sys.nframe() == 0L) {
   lgrm_p <- paste0("LGRM p=", p_extra[!is.na(p_extra) & p_extra > 2L])
   methods_all <- c("LGRM", lgrm_p, setdiff(E$methods7, "LGRM"))
   methods_fig5 <- c("LGRM", lgrm_p, setdiff(E$methods5, "LGRM"))
+  # --methods="LGRM p=3": run only these methods (same samples and splits:
+  # they do not depend on the method list) and replace their rows in the
+  # existing CSVs of fig1, fig2 and fig5/frey (summaries recomputed)
+  only_m <- opt("methods", "")
+  merge_rows <- function(new, file, key = "method") {
+    if (!nzchar(only_m) || !file.exists(file)) return(new)
+    old <- utils::read.csv(file)
+    for (cn in setdiff(names(new), names(old))) old[[cn]] <- NA
+    rbind(old[!old[[key]] %in% new[[key]], names(new)], new)
+  }
+  if (nzchar(only_m)) {
+    sel <- strsplit(only_m, ",", fixed = TRUE)[[1]]
+    methods_all <- intersect(methods_all, sel)
+    methods_fig5 <- intersect(methods_fig5, sel)
+  }
   if ("fig1" %in% parts) {
     r <- E$fig12(1000, 1000, hole = FALSE, seed = seed, methods = methods_all)
     print(r$table, digits = 4)
-    utils::write.csv(r$table, file.path(out, "lgrm-fig1.csv"), row.names = FALSE)
+    utils::write.csv(merge_rows(r$table, file.path(out, "lgrm-fig1.csv")), file.path(out, "lgrm-fig1.csv"),
+                     row.names = FALSE)
   }
   if ("seeds" %in% parts) {
     # how often does the 1000 + 1000 setting unroll, for every method? fresh
@@ -219,13 +235,16 @@ if (sys.nframe() == 0L) {
   if ("fig2" %in% parts) {
     r <- E$fig12(1000, 1000, hole = TRUE, seed = seed + 1L, methods = methods_all)
     print(r$table, digits = 4)
-    utils::write.csv(r$table, file.path(out, "lgrm-fig2.csv"), row.names = FALSE)
+    utils::write.csv(merge_rows(r$table, file.path(out, "lgrm-fig2.csv")), file.path(out, "lgrm-fig2.csv"),
+                     row.names = FALSE)
   }
   if ("fig5" %in% parts) {
     d <- swiss_roll(1000, convention = "wittman", seed = seed + 2L)
+    f_runs <- file.path(out, "lgrm-fig5-swissroll-runs.csv")
     runs <- E$fig5(d$x, d$truth_isometric, 800, n_splits, seed + 3L, sigma = 10, methods = methods_fig5,
-                   save = file.path(out, "lgrm-fig5-swissroll-runs.csv"))
-    utils::write.csv(runs, file.path(out, "lgrm-fig5-swissroll-runs.csv"), row.names = FALSE)
+                   save = if (nzchar(only_m)) NULL else f_runs)
+    runs <- merge_rows(runs, f_runs)
+    utils::write.csv(runs, f_runs, row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
     utils::write.csv(s, file.path(out, "lgrm-fig5-swissroll.csv"), row.names = FALSE)
@@ -243,12 +262,19 @@ if (sys.nframe() == 0L) {
   if ("frey" %in% parts && have_data("Frey")) {
     fr <- load_image_data("Frey")
     X <- fr$x / 255
+    f_runs <- file.path(out, "lgrm-fig5-frey-runs.csv")
     runs <- E$fig5(X, NULL, 1575, n_splits, seed + 4L, sigma = 100, n_total = 1775, methods = methods_fig5,
-                   save = file.path(out, "lgrm-fig5-frey-runs.csv"))
-    utils::write.csv(runs, file.path(out, "lgrm-fig5-frey-runs.csv"), row.names = FALSE)
+                   save = if (nzchar(only_m)) NULL else f_runs)
+    runs <- merge_rows(runs, f_runs)
+    utils::write.csv(runs, f_runs, row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
     utils::write.csv(s, file.path(out, "lgrm-fig5-frey.csv"), row.names = FALSE)
   }
-  E$write_info(out, cmd, seed)
+  if (nzchar(only_m)) {
+    cat(c("", paste("added rows:", cmd, "at", format(Sys.time(), tz = "UTC"))), sep = "\n",
+        file = file.path(out, "lgrm-sessioninfo.txt"), append = TRUE)
+  } else {
+    E$write_info(out, cmd, seed)
+  }
 }
