@@ -334,3 +334,25 @@ test_that("degenerate neighbourhoods and zero queries give finite results, no di
   expect_true(all(is.finite(sp)))
   expect_true(attr(sp, "fallback"))
 })
+
+test_that("GOoSE and the KRR (Yang) map are equivariant to an isotropic scaling of the embedding", {
+  # the GOoSE-versus-Yang comparison of thesis Table 5.1 therefore does not
+  # depend on the embedding's overall scale (LLE/LTSA coordinates are tiny)
+  roll <- swiss_roll(400, seed = 3)
+  tr <- 1:300
+  Y <- embedding(ltsa(roll$x[tr, ], ndim = 2, k = 10))
+  new <- roll$x[-tr, ]
+  for (cc in c(1e-3, 50)) {
+    g1 <- predict(oos_map(roll$x[tr, ], Y, method = "goose", k = 10), new)
+    g2 <- predict(oos_map(roll$x[tr, ], cc * Y, method = "goose", k = 10), new)
+    expect_equal(unname(g2), cc * unname(g1), tolerance = 1e-8)
+    y1 <- predict(oos_map(roll$x[tr, ], Y, method = "krr", kernel = "rbf", sigma = 10, lambda = 1e-4), new)
+    y2 <- predict(oos_map(roll$x[tr, ], cc * Y, method = "krr", kernel = "rbf", sigma = 10, lambda = 1e-4), new)
+    expect_equal(unname(y2), cc * unname(y1), tolerance = 1e-8)
+  }
+  # a per-axis scaling is not a symmetry of GOoSE: its errors change relative to Yang's
+  A <- diag(c(1, 20))
+  g3 <- predict(oos_map(roll$x[tr, ], Y %*% A, method = "goose", k = 10), new)
+  g1 <- predict(oos_map(roll$x[tr, ], Y, method = "goose", k = 10), new)
+  expect_gt(max(abs(unname(g3) - unname(g1) %*% A)), 1e-6)
+})
