@@ -153,6 +153,11 @@ run_baselines <- function(ds, n_per, split, ndim) {
   list(compare = do.call(rbind, rows), tuning = bind_fill(tun))
 }
 
+prune_untuned <- function(comp, done) {
+  key <- sprintf("%s/%d/%d", comp$dataset, comp$n_per_class, comp$split)
+  comp[!(comp$method %in% c("SVM", "SSL", "Nystrom") & !key %in% done), ]
+}
+
 # rbind of data frames with different parameter columns (NA where absent)
 bind_fill <- function(l) {
   cols <- unique(unlist(lapply(l, names)))
@@ -282,6 +287,11 @@ if (mode == "baselines") {
     }
     if (stopped) break
   }
+  # rows of the changed baselines (SVM, SSL, Nystrom) on settings this run did
+  # not reach still come from the old, untuned rules: drop them, so that the
+  # tuned baselines are averaged over the splits that ran (NN is unchanged)
+  comp <- prune_untuned(comp, done)
+  utils::write.csv(comp, fc, row.names = FALSE)
   cpu <- proc.time() - cpu_start
   cat(sprintf(paste0("baselines (tuned SVM, Nystrom, SSL; NN) rerun: nice -n 19 Rscript inst/experiments/sosi.R ",
                      "baselines %s %s: started %s, elapsed %.0f s, CPU %.0f s; %d of 90 settings/splits %s; ",
