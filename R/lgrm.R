@@ -380,6 +380,7 @@ lgrm_landmarks <- function(landmarks, n, seed) {
     return(sort(with_seed_mo(seed, sample.int(n, r))))
   }
   idx <- as.integer(landmarks)
+  if (length(idx) < 2L) abort_input("landmarks", "must hold at least 2 row indices (or be NULL or a count).")
   if (any(idx < 1L | idx > n) || anyDuplicated(idx)) {
     abort_input("landmarks", sprintf("row indices must be distinct and lie in [1, %d].", n))
   }
