@@ -40,7 +40,12 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #'   of `x` from `N_k(x)` (regulariser `reg * trace`), `y = sum_j w_j y_j`.
 #'   Default `k = 10`.
 #' * `"linear"` -- linearization: `A = argmin ||Y_c - X_c A||^2 + ridge ||A||^2`
-#'   (minimum-norm least squares via the SVD when `ridge = 0`),
+#'   (minimum-norm least squares via the SVD when `ridge = 0`, which
+#'   interpolates the training embedding whenever `X_c` has full row rank;
+#'   `ridge = "loo"` chooses one ridge per embedding coordinate by
+#'   leave-one-out cross-validation (exact PRESS) on the training set over
+#'   `s_max^2 * 10^(-10, -9.75, ..., 1)`, `s_max` the largest singular value
+#'   of `X_c`; the ridges are in `params$ridge`),
 #'   `y = ybar + (x - mu) A`; `intercept = FALSE` drops the centring
 #'   (`Y = X A`, as in Raducanu and Dornaika).
 #' * `"rbf"` -- RBF network with one Gaussian `exp(-||x - x_i||^2 / s)` per
@@ -81,8 +86,8 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #'   [l1_code()]).
 #' @param beta LVM kernel width: `"mean"` or a positive number.
 #' @param reg Regulariser of the reconstruction weights.
-#' @param intercept,ridge Linearization options; `ridge` is also the RBF
-#'   network's diagonal shift.
+#' @param intercept,ridge Linearization options (`ridge`: a number or
+#'   `"loo"`); a numeric `ridge` is also the RBF network's diagonal shift.
 #' @param kernel,sigma,lambda,bias KRR kernel (`"rbf"`, `"linear"`,
 #'   `"polynomial"`), its bandwidth (number, `"median_pairwise"` or
 #'   `"mean_pairwise"`), ridge (number or `"gcv"`) and bias form
@@ -191,8 +196,15 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
     data <- list(X = Xf, Y = Y, E = E)
   } else if (method == "linear") {
     params$intercept <- check_flag(intercept, "intercept")
-    params$ridge <- check_number(ridge, "ridge", lower = 0)
-    m <- core(.mo_linear_fit(X, Y, params$intercept, params$ridge))
+    if (is.character(ridge)) {
+      check_choice(ridge, "loo", "ridge")
+      m <- linear_ridge_loo(X, Y, params$intercept)
+      params$ridge <- m$ridge
+      params$ridge_rule <- "loo"
+    } else {
+      params$ridge <- check_number(ridge, "ridge", lower = 0)
+      m <- core(.mo_linear_fit(X, Y, params$intercept, params$ridge))
+    }
     params$rank <- m$rank
     data <- list(mu = m$mu, ybar = m$ybar, A = m$A)
   } else if (method == "rbf") {
@@ -234,6 +246,49 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
          n_threads = n_threads, fit_time = proc.time()[["elapsed"]] - t0, call = call),
     class = "manifold_oos_map"
   )
+}
+
+# Ridge of the linearization by leave-one-out cross-validation, one ridge per
+# embedding coordinate (each column of Y is its own ridge regression). With
+# X (centred when `intercept`) = U diag(s) V' and g = ridge / (s^2 + ridge),
+# the residuals of the fit are R = (Y - U U'Y) + U diag(g) U'Y and the
+# leverages h_i = [intercept]/N + sum_k U_ik^2 (1 - g_k); the leave-one-out
+# residual of a penalised least-squares fit is R_i / (1 - h_i) exactly, so
+# PRESS_j(ridge) = sum_i (R_ij / (1 - h_i))^2 (Allen 1974). Computing
+# 1 - h_i from g keeps it accurate when X has full row rank, where the
+# unregularised map interpolates and h_i -> 1. Grid: s_max^2 * 10^(-10,
+# -9.75, ..., 1); the smallest minimiser is taken. Returns the map in the
+# form of .mo_linear_fit() plus the ridges and the PRESS table (grid x
+# coordinates).
+linear_ridge_loo <- function(X, Y, intercept) {
+  N <- nrow(X)
+  mu <- if (intercept) colMeans(X) else numeric(ncol(X))
+  ybar <- if (intercept) colMeans(Y) else numeric(ncol(Y))
+  Xc <- sweep(X, 2, mu)
+  Yc <- sweep(Y, 2, ybar)
+  sv <- svd(Xc)
+  if (!(sv$d[1] > 0)) {
+    return(list(mu = mu, ybar = ybar, A = matrix(0, ncol(X), ncol(Y)), rank = 0L,
+                ridge = rep(0, ncol(Y)), press = NULL))
+  }
+  keep <- sv$d > max(dim(X)) * .Machine$double.eps * sv$d[1]
+  d <- sv$d[keep]
+  s2 <- d^2
+  U <- sv$u[, keep, drop = FALSE]
+  U2 <- U^2
+  UY <- crossprod(U, Yc)
+  R0 <- Yc - U %*% UY  # the part of Y outside the column space of X
+  free0 <- 1 - intercept / N - rowSums(U2)  # 1 - leverage at ridge 0 (>= 0 up to rounding)
+  grid <- s2[1] * 10^seq(-10, 1, by = 0.25)
+  press <- t(vapply(grid, function(r) {
+    g <- r / (s2 + r)
+    R <- R0 + U %*% (g * UY)
+    colSums((R / (pmax(free0, 0) + c(U2 %*% g)))^2)
+  }, numeric(ncol(Y))))
+  if (ncol(Y) == 1L) press <- matrix(press, ncol = 1L)
+  ridge <- grid[apply(press, 2, which.min)]
+  A <- sv$v[, keep, drop = FALSE] %*% (UY * outer(d, ridge, function(s, r) s / (s^2 + r)))
+  list(mu = mu, ybar = ybar, A = A, rank = length(d), ridge = ridge, grid = grid, press = press)
 }
 
 # Y: numeric, finite, nrow(X) rows.

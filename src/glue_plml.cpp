@@ -59,6 +59,7 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
     o.n_candidates = Rcpp::as<int>(opts["n_candidates"]);
     o.seed = static_cast<unsigned int>(Rcpp::as<double>(opts["seed"]));
     o.n_threads = Rcpp::as<int>(opts["n_threads"]);
+    o.contiguous = Rcpp::as<bool>(opts["contiguous"]);
     manifoldOOS::plml_result r = manifoldOOS::plml_fit(X, o);
     Rcpp::IntegerVector walk(r.walk.size());
     for (size_t s = 0; s < r.walk.size(); ++s) walk[s] = r.walk[s] + 1;
@@ -75,7 +76,8 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
         Rcpp::Named("n_rank_deficient") = static_cast<double>(r.n_rank_deficient),
         Rcpp::Named("objective") = r.objective, Rcpp::Named("kmeans_iter") = r.kmeans_iter,
         Rcpp::Named("kmeans_converged") = r.kmeans_converged,
-        Rcpp::Named("kmeans_trace") = r.kmeans_trace, Rcpp::Named("n_forward") = r.n_forward, Rcpp::Named("n_backward") = r.n_backward);
+        Rcpp::Named("kmeans_trace") = r.kmeans_trace, Rcpp::Named("n_forward") = r.n_forward, Rcpp::Named("n_backward") = r.n_backward,
+        Rcpp::Named("n_moved") = r.n_moved);
   }
   MO_CATCH
 }

@@ -4,6 +4,7 @@
 #
 # Full size:   Rscript inst/experiments/goose.R
 # Options:     --n=2000 --runs=10 --folds=10 --out=inst/experiments/results
+#              --parts=kstudy,flows,table51[,scale] --methods=Isomap,LLE,LTSA,PCA,PLML
 #
 # Sourcing this file with GOOSE_NO_MAIN <- TRUE defined only defines the
 # functions (the vignette runs reduced sizes live).
@@ -49,7 +50,7 @@ embed_with <- function(method, X, k = 12) {
     LLE = lle(X, ndim = 2, k = k),
     LTSA = ltsa(X, ndim = 2, k = k),
     PCA = pca(X, ndim = 2),
-    PLML = get("plml", envir = asNamespace("manifoldOOS"))(X, ndim = 2, k = 9))
+    PLML = get("plml", envir = asNamespace("manifoldOOS"))(X, ndim = 2, k = 9, seed = 1))
 }
 
 # Reference positions of the held-out points: the batch embedding of all
@@ -96,23 +97,30 @@ plot_flow <- function(fl, which = names(fl$predictions), ...) {
 }
 
 # ---- E5.4: Table 5.1, K-fold cross-validation -------------------------------------------
+# `scale = "unit_var"` rescales every embedding axis to unit variance (over
+# the points embedded) before the maps are fitted and the errors measured:
+# both maps are equivariant to an isotropic scaling of the embedding (the
+# ratio of their errors does not change), but not to a per-axis one, which
+# is how toolboxes that standardise their output would see the comparison.
 table_5_1 <- function(n = 2000, folds = 10, methods = c("Isomap", "LLE", "LTSA", "PCA", "PLML"),
-                      k_embed = 12, k_goose = 10, sigma = 10, seed = 1) {
+                      k_embed = 12, k_goose = 10, sigma = 10, seed = 1, scale = c("none", "unit_var")) {
+  scale <- match.arg(scale)
+  rescale <- function(Y) if (scale == "unit_var") sweep(Y, 2, apply(Y, 2, stats::sd), "/") else Y
   roll <- swiss_roll(n, seed = seed)
   set.seed(seed + 11)
   fold <- sample(rep_len(seq_len(folds), n))
   if (!has_plml()) methods <- setdiff(methods, "PLML")
   out <- list()
   for (m in methods) {
-    Yb <- embedding(embed_with(m, roll$x, k_embed))
+    Yb <- rescale(embedding(embed_with(m, roll$x, k_embed)))
     for (f in seq_len(folds)) {
       tr <- which(fold != f)
-      Ytr <- embedding(embed_with(m, roll$x[tr, ], k_embed))
+      Ytr <- rescale(embedding(embed_with(m, roll$x[tr, ], k_embed)))
       ref <- aligned_reference(Yb, tr, Ytr)
       new <- roll$x[-tr, ]
       yg <- predict(oos_map(roll$x[tr, ], Ytr, method = "goose", k = k_goose), new)
       yy <- predict(yang_map(roll$x[tr, ], Ytr, sigma = sigma), new)
-      out[[length(out) + 1]] <- data.frame(embedding = m, fold = f,
+      out[[length(out) + 1]] <- data.frame(embedding = m, fold = f, scale = scale,
         Yang = oos_error(yy, ref, Ytr, Ytr, type = "goose", align = "none"),
         GOoSE = oos_error(yg, ref, Ytr, Ytr, type = "goose", align = "none"))
     }
@@ -146,19 +154,43 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
   folds <- as.integer(opt("folds", "10"))
   out_dir <- opt("out", file.path("inst", "experiments", "results"))
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
-  ks <- goose_k_study(n = n, runs = runs)
-  utils::write.csv(ks, file.path(out_dir, "goose-k-study.csv"), row.names = FALSE)
-  fl <- lapply(c("Isomap", "LTSA"), function(m) {
-    f <- goose_flow(m, n = n, n_train = round(0.75 * n), k_embed = if (m == "Isomap") 12 else 8)
-    data.frame(embedding = m, rule = names(f$errors), error = unname(f$errors))
-  })
-  utils::write.csv(do.call(rbind, fl), file.path(out_dir, "goose-flow-errors.csv"), row.names = FALSE)
-  cv <- table_5_1(n = n, folds = folds)
-  utils::write.csv(cv, file.path(out_dir, "goose-table-5-1.csv"), row.names = FALSE)
-  writeLines(c(paste("command: Rscript inst/experiments/goose.R", paste(args, collapse = " ")),
+  # --parts=kstudy,flows,table51,scale (default: the first three); --methods=
+  # restricts Table 5.1 to those embeddings and replaces only their rows
+  parts <- strsplit(opt("parts", "kstudy,flows,table51"), ",", fixed = TRUE)[[1]]
+  methods51 <- strsplit(opt("methods", "Isomap,LLE,LTSA,PCA,PLML"), ",", fixed = TRUE)[[1]]
+  if ("kstudy" %in% parts) {
+    ks <- goose_k_study(n = n, runs = runs)
+    utils::write.csv(ks, file.path(out_dir, "goose-k-study.csv"), row.names = FALSE)
+  }
+  if ("flows" %in% parts) {
+    fl <- lapply(c("Isomap", "LTSA"), function(m) {
+      f <- goose_flow(m, n = n, n_train = round(0.75 * n), k_embed = if (m == "Isomap") 12 else 8)
+      data.frame(embedding = m, rule = names(f$errors), error = unname(f$errors))
+    })
+    utils::write.csv(do.call(rbind, fl), file.path(out_dir, "goose-flow-errors.csv"), row.names = FALSE)
+  }
+  if ("table51" %in% parts) {
+    cv <- table_5_1(n = n, folds = folds, methods = methods51)
+    cv$scale <- NULL
+    f51 <- file.path(out_dir, "goose-table-5-1.csv")
+    if (file.exists(f51)) {
+      old <- utils::read.csv(f51)
+      cv <- rbind(old[!old$embedding %in% cv$embedding, names(cv)], cv)
+    }
+    utils::write.csv(cv, f51, row.names = FALSE)
+  }
+  if ("scale" %in% parts) {
+    sc <- rbind(table_5_1(n = n, folds = folds, methods = c("LLE", "LTSA", "PCA"), scale = "none"),
+                table_5_1(n = n, folds = folds, methods = c("LLE", "LTSA", "PCA"), scale = "unit_var"))
+    utils::write.csv(sc, file.path(out_dir, "goose-table-5-1-scale.csv"), row.names = FALSE)
+  }
+  session_file <- file.path(out_dir, "goose-session.txt")
+  prev <- if (!identical(parts, c("kstudy", "flows", "table51")) && file.exists(session_file))
+    c(readLines(session_file), "", "---- partial run ----") else NULL
+  writeLines(c(prev, paste("command: Rscript inst/experiments/goose.R", paste(args, collapse = " ")),
                "seeds: k study run r uses swiss_roll(seed = 1 + r) and set.seed(101 + r); flows seed 1 (+7 for the split); Table 5.1 swiss_roll(seed = 1), folds set.seed(12)",
                sprintf("PLML row: %s", if (has_plml()) "included" else "pending (plml() not in this build)"),
                sprintf("finished: %s", format(Sys.time(), tz = "UTC", usetz = TRUE)),
                "", utils::capture.output(print(utils::sessionInfo()))),
-             file.path(out_dir, "goose-session.txt"))
+             session_file)
 }

@@ -3,7 +3,9 @@
 # Usage (from the package root, with manifoldOOS installed):
 #   Rscript inst/experiments/lgrm.R [parts] [--splits=10] [--out=inst/experiments/results]
 # parts: any of fig1 seeds fig2 fig5 teapots frey (default: all; seeds = how
-# often LGRM unrolls the 1000 + 1000 roll over --splits samples, k = 8 and 10). Each part writes
+# often every method unrolls the 1000 + 1000 roll over --splits samples, k = 10,
+# and LGRM also at k = 8). --p=3 (default; comma list) adds LGRM with local
+# dimension p > ndim (rows "LGRM p=3") beside p = ndim ("LGRM"). Each part writes
 # a CSV to the output folder, with the command, seed and sessionInfo() in a
 # companion lgrm-sessioninfo.txt. The vignette `lgrm` prints these tables
 # beside its reduced live run.
@@ -30,10 +32,18 @@ lgrm_exp <- new.env()
 local(envir = lgrm_exp, {
 
   # Fit one method on Xtr and map Xte; returns list(train, test, oos_time, fit_time).
+  # "LGRM" has the local dimension p = ndim = 2 (its local term is then
+  # LTSA's); "LGRM p=3" etc. use a larger local PCA dimension (the paper's
+  # p in [m, d]).
   run_method <- function(method, Xtr, Xte, sigma, k) {
     t0 <- proc.time()[["elapsed"]]
+    p_loc <- 2L
+    if (startsWith(method, "LGRM p=")) {
+      p_loc <- min(as.integer(sub("LGRM p=", "", method, fixed = TRUE)), ncol(Xtr), k - 1L)
+      method <- "LGRM"
+    }
     fit <- switch(method,
-      LGRM = lgrm(Xtr, ndim = 2, k = k, sigma = sigma, gamma = 1e-4, mu = 1e-5),
+      LGRM = lgrm(Xtr, ndim = 2, k = k, p = p_loc, sigma = sigma, gamma = 1e-4, mu = 1e-5),
       LTSA = ltsa(Xtr, ndim = 2, k = k),
       LLE = lle(Xtr, ndim = 2, k = k),
       Isomap = isomap(Xtr, ndim = 2, k = k),
@@ -114,7 +124,9 @@ local(envir = lgrm_exp, {
     do.call(rbind, lapply(split(runs, factor(runs$method, levels = unique(runs$method))), function(r) {
       data.frame(method = r$method[1], mean = mean(r$error, na.rm = TRUE),
                  median = stats::median(r$error, na.rm = TRUE),
-                 failures = sum(r$failed, na.rm = TRUE), splits = nrow(r),
+                 # NA when failures were not measured (no ground truth, e.g. Frey)
+                 failures = if (all(is.na(r$failed))) NA_integer_ else sum(r$failed, na.rm = TRUE),
+                 splits = nrow(r),
                  oos_ms = 1000 * stats::median(r$oos_s, na.rm = TRUE))
     }))
   }
@@ -174,34 +186,65 @@ if (sys.nframe() == 0L) {
   seed <- 20100711L
   cmd <- paste("Rscript inst/experiments/lgrm.R", paste(args, collapse = " "))
   E <- lgrm_exp
+  # --p=3: LGRM also with these local dimensions (p > ndim = 2), reported
+  # beside p = ndim; --p= (empty) runs p = ndim only
+  p_extra <- as.integer(strsplit(opt("p", "3"), ",", fixed = TRUE)[[1]])
+  lgrm_p <- paste0("LGRM p=", p_extra[!is.na(p_extra) & p_extra > 2L])
+  methods_all <- c("LGRM", lgrm_p, setdiff(E$methods7, "LGRM"))
+  methods_fig5 <- c("LGRM", lgrm_p, setdiff(E$methods5, "LGRM"))
+  # --methods="LGRM p=3": run only these methods (same samples and splits:
+  # they do not depend on the method list) and replace their rows in the
+  # existing CSVs of fig1, fig2 and fig5/frey (summaries recomputed)
+  only_m <- opt("methods", "")
+  merge_rows <- function(new, file, key = "method") {
+    if (!nzchar(only_m) || !file.exists(file)) return(new)
+    old <- utils::read.csv(file)
+    for (cn in setdiff(names(new), names(old))) old[[cn]] <- NA
+    rbind(old[!old[[key]] %in% new[[key]], names(new)], new)
+  }
+  if (nzchar(only_m)) {
+    sel <- strsplit(only_m, ",", fixed = TRUE)[[1]]
+    methods_all <- intersect(methods_all, sel)
+    methods_fig5 <- intersect(methods_fig5, sel)
+  }
   if ("fig1" %in% parts) {
-    r <- E$fig12(1000, 1000, hole = FALSE, seed = seed)
+    r <- E$fig12(1000, 1000, hole = FALSE, seed = seed, methods = methods_all)
     print(r$table, digits = 4)
-    utils::write.csv(r$table, file.path(out, "lgrm-fig1.csv"), row.names = FALSE)
+    utils::write.csv(merge_rows(r$table, file.path(out, "lgrm-fig1.csv")), file.path(out, "lgrm-fig1.csv"),
+                     row.names = FALSE)
   }
   if ("seeds" %in% parts) {
-    # how often does the 1000 + 1000 setting unroll? 10 samples, k = 8 and 10
+    # how often does the 1000 + 1000 setting unroll, for every method? fresh
+    # samples (--splits of them), k = 10 for all methods and k = 8 for LGRM
     sw <- do.call(rbind, lapply(seq_len(n_splits), function(i) {
       d <- swiss_roll(2000, convention = "wittman", seed = seed + 100L + i)
-      do.call(rbind, lapply(c(8L, 10L), function(kk) {
-        f <- lgrm(d$x[1:1000, ], ndim = 2, k = kk, sigma = 10, gamma = 1e-4, mu = 1e-5)
-        data.frame(sample = i, k = kk, r2_train = E$affine_r2(embedding(f), d$truth_isometric[1:1000, ]),
-                   r2_unseen = E$affine_r2(predict(f, d$x[1001:2000, ]), d$truth_isometric[1001:2000, ]))
+      runs <- c(lapply(methods_all, function(m) list(m = m, k = 10L)),
+                lapply(grep("^LGRM", methods_all, value = TRUE), function(m) list(m = m, k = 8L)))
+      rows <- do.call(rbind, lapply(runs, function(rk) {
+        r <- E$safe_run(rk$m, d$x[1:1000, ], d$x[1001:2000, ], 10, rk$k)
+        data.frame(sample = i, method = rk$m, k = rk$k,
+                   r2_train = if (is.null(r)) NA else affine_r2(r$train, d$truth_isometric[1:1000, ]),
+                   r2_unseen = if (is.null(r)) NA else affine_r2(r$test, d$truth_isometric[1001:2000, ]))
       }))
+      message(sprintf("seeds: sample %d done (%s)", i, format(Sys.time())))
+      rows
     }))
     print(sw, digits = 5)
     utils::write.csv(sw, file.path(out, "lgrm-fig1-samples.csv"), row.names = FALSE)
   }
   if ("fig2" %in% parts) {
-    r <- E$fig12(1000, 1000, hole = TRUE, seed = seed + 1L)
+    r <- E$fig12(1000, 1000, hole = TRUE, seed = seed + 1L, methods = methods_all)
     print(r$table, digits = 4)
-    utils::write.csv(r$table, file.path(out, "lgrm-fig2.csv"), row.names = FALSE)
+    utils::write.csv(merge_rows(r$table, file.path(out, "lgrm-fig2.csv")), file.path(out, "lgrm-fig2.csv"),
+                     row.names = FALSE)
   }
   if ("fig5" %in% parts) {
     d <- swiss_roll(1000, convention = "wittman", seed = seed + 2L)
-    runs <- E$fig5(d$x, d$truth_isometric, 800, n_splits, seed + 3L, sigma = 10,
-                   save = file.path(out, "lgrm-fig5-swissroll-runs.csv"))
-    utils::write.csv(runs, file.path(out, "lgrm-fig5-swissroll-runs.csv"), row.names = FALSE)
+    f_runs <- file.path(out, "lgrm-fig5-swissroll-runs.csv")
+    runs <- E$fig5(d$x, d$truth_isometric, 800, n_splits, seed + 3L, sigma = 10, methods = methods_fig5,
+                   save = if (nzchar(only_m)) NULL else f_runs)
+    runs <- merge_rows(runs, f_runs)
+    utils::write.csv(runs, f_runs, row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
     utils::write.csv(s, file.path(out, "lgrm-fig5-swissroll.csv"), row.names = FALSE)
@@ -219,12 +262,19 @@ if (sys.nframe() == 0L) {
   if ("frey" %in% parts && have_data("Frey")) {
     fr <- load_image_data("Frey")
     X <- fr$x / 255
-    runs <- E$fig5(X, NULL, 1575, n_splits, seed + 4L, sigma = 100, n_total = 1775,
-                   save = file.path(out, "lgrm-fig5-frey-runs.csv"))
-    utils::write.csv(runs, file.path(out, "lgrm-fig5-frey-runs.csv"), row.names = FALSE)
+    f_runs <- file.path(out, "lgrm-fig5-frey-runs.csv")
+    runs <- E$fig5(X, NULL, 1575, n_splits, seed + 4L, sigma = 100, n_total = 1775, methods = methods_fig5,
+                   save = if (nzchar(only_m)) NULL else f_runs)
+    runs <- merge_rows(runs, f_runs)
+    utils::write.csv(runs, f_runs, row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
     utils::write.csv(s, file.path(out, "lgrm-fig5-frey.csv"), row.names = FALSE)
   }
-  E$write_info(out, cmd, seed)
+  if (nzchar(only_m)) {
+    cat(c("", paste("added rows:", cmd, "at", format(Sys.time(), tz = "UTC"))), sep = "\n",
+        file = file.path(out, "lgrm-sessioninfo.txt"), append = TRUE)
+  } else {
+    E$write_info(out, cmd, seed)
+  }
 }

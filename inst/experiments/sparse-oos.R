@@ -19,7 +19,9 @@
 # graph, W = exp(-||xi - xj||^2 / beta), beta = mean squared distance,
 # generalised problem L z = lambda D z) -> out-of-sample maps of the test part
 # (sparse coding eq. 9, LVM with eps = 3, 5, 7 neighbours, linearization
-# without intercept, RBF network with aperture beta) -> 1-NN and RBF-SVM
+# without intercept (ridge by leave-one-out, and the literal pseudo-inverse),
+# RBF network with aperture beta (interpolating, and with a leave-one-out
+# ridge)) -> 1-NN and RBF-SVM
 # accuracies over embedding dimensions L; alignment error (Procrustes distance
 # to the batch LE of all samples / ||batch||_F) at L_max.
 suppressPackageStartupMessages(library(manifoldOOS))
@@ -46,13 +48,28 @@ random_projection <- function(P, D = 200, seed = 1) {
   qr.Q(qr(matrix(stats::rnorm(P * D), P, D)))
 }
 
-# Stratified split: floor(frac * n_c) (at least 1) training samples per class.
+# Stratified split with per-class rounding that keeps the total at
+# round(frac * n): every class gets floor(frac * n_c) (at least 1), and the
+# remaining samples go to the classes with the largest remainders
+# frac * n_c - floor(frac * n_c) (ties broken at random with the split seed).
+# Yale (15 x 11) at 30/50/70 %: 50/82/116 training images (30.3/49.7/70.3 %).
+split_counts <- function(n_c, frac, u) {
+  base <- pmax(1, floor(frac * n_c))
+  extra <- round(frac * sum(n_c)) - sum(base)
+  if (extra > 0) {
+    rem <- frac * n_c - floor(frac * n_c)
+    ok <- which(base < n_c - 1)
+    pick <- ok[order(-rem[ok], u[ok])][seq_len(min(extra, length(ok)))]
+    base[pick] <- base[pick] + 1
+  }
+  base
+}
+
 stratified_split <- function(labels, frac, seed) {
   set.seed(seed)
-  tr <- unlist(lapply(split(seq_along(labels), labels), function(idx) {
-    ntr <- max(1L, floor(frac * length(idx)))
-    idx[sample.int(length(idx), ntr)]
-  }), use.names = FALSE)
+  groups <- split(seq_along(labels), labels)
+  counts <- split_counts(lengths(groups), frac, stats::runif(length(groups)))
+  tr <- unlist(Map(function(idx, ntr) idx[sample.int(length(idx), ntr)], groups, counts), use.names = FALSE)
   sort(tr)
 }
 
@@ -76,7 +93,29 @@ le_full <- function(F, L) {
   list(Y = embedding(fit), beta = beta)
 }
 
-sparse_oos_methods <- c("sparse", "lvm3", "lvm5", "lvm7", "linear", "rbf")
+# linear: one ridge per embedding coordinate, chosen by leave-one-out
+# cross-validation (exact PRESS) on the training set (the fix of the
+# unregularised map, which interpolates the training embedding when the
+# features have full row rank); linear0: the paper's literal pseudo-inverse.
+# rbf: the interpolating RBF network (C = Phi^-1 Y); rbfreg: the regularised
+# RBF network (Orr's ridge-regression RBF network: a Gaussian
+# exp(-||x - x_i||^2 / beta) centred on every training sample, aperture beta =
+# mean squared distance, output weights C = argmin ||Y - Phi C||^2 +
+# ridge ||C||^2 with one ridge per coordinate by leave-one-out, i.e. the
+# linearization with ridge = "loo" on the RBF design).
+sparse_oos_methods <- c("sparse", "lvm3", "lvm5", "lvm7", "linear", "linear0", "rbf", "rbfreg")
+
+rbf_design <- function(A, B, beta) {
+  exp(-pmax(outer(rowSums(A^2), rowSums(B^2), "+") - 2 * tcrossprod(A, B), 0) / beta)
+}
+
+rbf_network_ridge <- function(Ftr, Ytr) {
+  beta <- mean_sq_dist(Ftr)
+  list(X = Ftr, beta = beta,
+       map = oos_map(rbf_design(Ftr, Ftr, beta), Ytr, method = "linear", intercept = FALSE, ridge = "loo"))
+}
+
+predict_rbf_network_ridge <- function(net, Fte) unclass(predict(net$map, rbf_design(Fte, net$X, net$beta)))
 
 # Out-of-sample embeddings of Fte for every method (all L_max columns; the
 # rules are coordinate-wise) and the time each took (fit + prediction).
@@ -90,9 +129,11 @@ oos_all <- function(Ftr, Ytr, Fte, methods = sparse_oos_methods, n_threads = 1) 
       lvm3 = oos_map(Ftr, Ytr, method = "lvm", k = 3),
       lvm5 = oos_map(Ftr, Ytr, method = "lvm", k = 5),
       lvm7 = oos_map(Ftr, Ytr, method = "lvm", k = 7),
-      linear = oos_map(Ftr, Ytr, method = "linear", intercept = FALSE),
-      rbf = suppressWarnings(oos_map(Ftr, Ytr, method = "rbf")))
-    out[[m]] <- unclass(predict(mp, Fte, n_threads = n_threads))
+      linear = oos_map(Ftr, Ytr, method = "linear", intercept = FALSE, ridge = "loo"),
+      linear0 = oos_map(Ftr, Ytr, method = "linear", intercept = FALSE),
+      rbf = suppressWarnings(oos_map(Ftr, Ytr, method = "rbf")),
+      rbfreg = rbf_network_ridge(Ftr, Ytr))
+    out[[m]] <- if (m == "rbfreg") predict_rbf_network_ridge(mp, Fte) else unclass(predict(mp, Fte, n_threads = n_threads))
     secs[m] <- proc.time()[["elapsed"]] - t0
   }
   list(Y = out, seconds = secs)

@@ -276,6 +276,7 @@ test_that("bad input gives classed errors and warnings", {
   expect_input_error(lgrm(X, local = "foo"), "local")
   expect_input_error(lgrm(X, local = diag(3)), "local")
   expect_input_error(lgrm(X, landmarks = 1), "landmarks")
+  expect_input_error(lgrm(X, landmarks = integer(0)), "landmarks")  # was a crash in the kernel code
   expect_input_error(lgrm(X, kernel = "sigmoid"), "kernel")
   fit <- lgrm(X, sigma = 10)
   expect_input_error(predict(fit, X[, 1:2]), "newdata")

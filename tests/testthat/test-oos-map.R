@@ -141,6 +141,41 @@ test_that("linearization: interpolation when N <= D, least squares otherwise", {
                tolerance = 1e-10)
 })
 
+test_that("linearization with a leave-one-out ridge: per-coordinate ridge regression that no longer interpolates", {
+  set.seed(31)
+  press_direct <- function(X, y, r) {  # leave-one-out error by refitting without each row
+    sum(vapply(seq_len(nrow(X)), function(i) {
+      A <- solve(crossprod(X[-i, ]) + r * diag(ncol(X)), crossprod(X[-i, ], y[-i]))
+      (y[i] - sum(X[i, ] * A))^2
+    }, 0))
+  }
+  D <- 30
+  for (N in c(30, 45)) {  # N = D (the unregularised map interpolates) and N > D
+    X <- matrix(rnorm(N * D), N)
+    Y <- cbind(X[, 1] - X[, 2], sin(2 * X[, 3])) + matrix(rnorm(2 * N, sd = 0.3), N)
+    m0 <- oos_map(X, Y, method = "linear", intercept = FALSE)
+    m <- oos_map(X, Y, method = "linear", intercept = FALSE, ridge = "loo")
+    if (N == D) expect_equal(unname(predict(m0, X)), unname(Y), tolerance = 1e-6)
+    expect_length(m$params$ridge, 2L)
+    expect_true(all(m$params$ridge > svd(X)$d[1]^2 * 1e-10))
+    P <- unname(predict(m, X))
+    expect_gt(min(colSums((P - Y)^2)), 1e-2 * N)
+    for (j in 1:2) {
+      r <- m$params$ridge[j]
+      # each column is the closed-form ridge solution with its own ridge
+      A <- solve(crossprod(X) + r * diag(D), crossprod(X, Y[, j]))
+      expect_equal(P[, j], c(X %*% A), tolerance = 1e-8)
+      # the chosen ridge minimises the refitted leave-one-out error against its grid neighbours
+      expect_lte(press_direct(X, Y[, j], r), press_direct(X, Y[, j], r * 10^0.25) + 1e-10)
+      expect_lte(press_direct(X, Y[, j], r), press_direct(X, Y[, j], r / 10^0.25) + 1e-10)
+    }
+  }
+  # with an intercept the offset is unpenalised: a constant coordinate is reproduced
+  m1 <- oos_map(X, cbind(rep(2, N), Y[, 1]), method = "linear", ridge = "loo")
+  expect_equal(unname(predict(m1, X)[, 1]), rep(2, N))
+  expect_input_error(oos_map(X, Y, method = "linear", ridge = "gcv"), "ridge")
+})
+
 test_that("the RBF network interpolates the training embedding and uses the mean squared distance", {
   set.seed(10)
   X <- matrix(rnorm(40 * 6), 40)
@@ -299,4 +334,26 @@ test_that("degenerate neighbourhoods and zero queries give finite results, no di
   sp <- predict(oos_map(X, Y, method = "sparse"), matrix(0, 1, 3))
   expect_true(all(is.finite(sp)))
   expect_true(attr(sp, "fallback"))
+})
+
+test_that("GOoSE and the KRR (Yang) map are equivariant to an isotropic scaling of the embedding", {
+  # the GOoSE-versus-Yang comparison of thesis Table 5.1 therefore does not
+  # depend on the embedding's overall scale (LLE/LTSA coordinates are tiny)
+  roll <- swiss_roll(400, seed = 3)
+  tr <- 1:300
+  Y <- embedding(ltsa(roll$x[tr, ], ndim = 2, k = 10))
+  new <- roll$x[-tr, ]
+  for (cc in c(1e-3, 50)) {
+    g1 <- predict(oos_map(roll$x[tr, ], Y, method = "goose", k = 10), new)
+    g2 <- predict(oos_map(roll$x[tr, ], cc * Y, method = "goose", k = 10), new)
+    expect_equal(unname(g2), cc * unname(g1), tolerance = 1e-8)
+    y1 <- predict(oos_map(roll$x[tr, ], Y, method = "krr", kernel = "rbf", sigma = 10, lambda = 1e-4), new)
+    y2 <- predict(oos_map(roll$x[tr, ], cc * Y, method = "krr", kernel = "rbf", sigma = 10, lambda = 1e-4), new)
+    expect_equal(unname(y2), cc * unname(y1), tolerance = 1e-8)
+  }
+  # a per-axis scaling is not a symmetry of GOoSE: its errors change relative to Yang's
+  A <- diag(c(1, 20))
+  g3 <- predict(oos_map(roll$x[tr, ], Y %*% A, method = "goose", k = 10), new)
+  g1 <- predict(oos_map(roll$x[tr, ], Y, method = "goose", k = 10), new)
+  expect_gt(max(abs(unname(g3) - unname(g1) %*% A)), 1e-6)
 })

@@ -174,11 +174,19 @@ test_that("a large assignment with many shortest-path phases stays optimal", {
 
 test_that("clusters respect the minimum size (constrained and kmeans_merge)", {
   roll <- swiss_roll(1003, seed = 9)
-  fit <- plml(roll$x, k = 9, seed = 1)
+  fit <- plml(roll$x, k = 9, seed = 1, contiguous = FALSE)
   sz <- tabulate(fit$labels)
   expect_equal(fit$n_models, 1003L %/% 9L)
   expect_true(all(sz >= 9))
   expect_equal(sum(sz), 1003)
+  expect_equal(fit$n_moved, 0L)
+  # the contiguity repair keeps the models and only takes detached pieces away
+  fc <- plml(roll$x, k = 9, seed = 1)
+  szc <- tabulate(fc$labels, nbins = fc$n_models)
+  expect_equal(fc$n_models, 1003L %/% 9L)
+  expect_true(all(szc >= 3))
+  expect_lte(sum(pmax(9 - szc, 0)), fc$n_moved)
+  expect_equal(sum(fc$labels != fit$labels), fc$n_moved)
   fm <- plml(roll$x, k = 9, seed = 1, cluster = "kmeans_merge")
   expect_true(all(tabulate(fm$labels) >= 9))
   expect_lte(fm$n_models, 1003L %/% 9L)
@@ -193,7 +201,8 @@ test_that("seeding: random data points or k-means++, and the auto rule", {
   roll <- swiss_roll(3000, seed = 4)
   fa <- plml(roll$x, k = 9, seed = 2)
   expect_identical(fa$params$init, "kmeans++")
-  fr <- plml(roll$x, k = 9, seed = 2, init = "random")
+  # clustering-level checks on the clusters as the constrained k-means returns them
+  fr <- plml(roll$x, k = 9, seed = 2, init = "random", contiguous = FALSE)
   expect_identical(fr$params$init, "random")
   expect_true(all(tabulate(fr$labels, fr$n_models) >= 9))
   expect_equal(fr$n_models, 3000L %/% 9L)
@@ -204,8 +213,8 @@ test_that("seeding: random data points or k-means++, and the auto rule", {
   # different seeds, a different local optimum of the same problem
   expect_false(identical(fa$labels, fr$labels))
   # reproducible, and a different seed gives different seeds
-  expect_identical(plml(roll$x, k = 9, seed = 2, init = "random")$labels, fr$labels)
-  expect_false(identical(plml(roll$x, k = 9, seed = 3, init = "random")$labels, fr$labels))
+  expect_identical(plml(roll$x, k = 9, seed = 2, init = "random", contiguous = FALSE)$labels, fr$labels)
+  expect_false(identical(plml(roll$x, k = 9, seed = 3, init = "random", contiguous = FALSE)$labels, fr$labels))
   # the embedding is as good either way
   expect_gt(trustworthiness(roll$x, embedding(fr), k = 10), 0.99)
   expect_error(plml(roll$x, k = 9, init = "best"), class = "manifoldOOS_input_error")
@@ -263,6 +272,27 @@ test_that("Swiss roll n = 2000, k = 9: trustworthiness >= 0.99, embedding keeps 
     trustworthiness(roll$x, embedding(plml(roll$x, k = 9, seed = 1, root = r)), k = 10), 0)
   expect_lt(diff(range(tr)), 0.005)
   expect_true(all(tr >= 0.99))
+})
+
+test_that("dense rolls: no cluster spans two layers and T(10) >= 0.99 for k in 5..14", {
+  # issue 22: without the contiguity repair the constrained assignment gave
+  # some clusters points of the next layer and the fit folded (T(10) 0.86 at
+  # k = 9 and 0.97 at k = 6 on this roll)
+  roll <- swiss_roll(2000, seed = 20110901)
+  layer_ratio <- function(fit) {  # intrinsic over ambient diameter, worst cluster
+    max(tapply(seq_len(2000), fit$labels, function(i)
+      max(stats::dist(roll$truth_isometric[i, ])) / max(stats::dist(roll$x[i, ]))))
+  }
+  f0 <- plml(roll$x, ndim = 2, k = 9, seed = 1, contiguous = FALSE)
+  expect_gt(layer_ratio(f0), 3)
+  expect_lt(trustworthiness(roll$x, embedding(f0), k = 10), 0.95)
+  for (k in c(6L, 9L, 13L)) {
+    f <- plml(roll$x, ndim = 2, k = k, seed = 1)
+    expect_lt(layer_ratio(f), 2)
+    expect_gte(trustworthiness(roll$x, embedding(f), k = 10), 0.99)
+  }
+  roll2 <- swiss_roll(2000, seed = 2)
+  expect_gte(trustworthiness(roll2$x, embedding(plml(roll2$x, ndim = 2, k = 13, seed = 1)), k = 10), 0.99)
 })
 
 test_that("predict: GOoSE default and per-model maps; batch = row-by-row; RDS round trip", {

@@ -218,6 +218,74 @@ test_that("harmonic SSL is harmonic and recovers separated clusters", {
   expect_true(all(hf$scores >= 0 & hf$scores <= 1 + 1e-12))
 })
 
+test_that("tuned baselines are scale-free and the record marks the CV choice", {
+  # two overlapping Gaussians: 1-NN is near twice the Bayes error, a tuned RBF SVM near it
+  set.seed(21)
+  n <- 600
+  cls <- rep(c("a", "b"), each = n / 2)
+  X <- cbind(rnorm(n, ifelse(cls == "a", 0, 2)), rnorm(n))
+  tr <- c(1:50, 301:350)
+  fit <- supervised_le(X[tr, ], cls[tr], ndim = 1)
+  b <- sosi_baselines(fit, X[-tr, ], methods = c("nn", "svm", "nystrom", "ssl"), labels_unlabeled = cls[-tr])
+  err <- vapply(b, function(p) mean(as.character(p) != cls[-tr]), 0)
+  expect_lt(err[["svm"]], err[["nn"]] - 0.05)
+  tu <- attr(b, "tuning")
+  for (m in c("svm", "nystrom", "ssl")) {
+    t_m <- tu[tu$method == m, ]
+    expect_equal(sum(t_m$selected), 1L)
+    # the selected setting has the least CV error (Nystrom: among the data-scaled widths)
+    sel_pool <- if (m == "nystrom") t_m[t_m$beta_rule == "nearest", ] else t_m
+    expect_equal(t_m$cv_error[t_m$selected], min(sel_pool$cv_error))
+    expect_true(all(t_m$test_error >= 0 & t_m$test_error <= 1))
+  }
+  # the SVM of the selected setting reproduces the reported test error
+  s <- tu[tu$method == "svm" & tu$selected, ]
+  expect_equal(s$test_error, err[["svm"]])
+  # every width is scaled by the data: shrinking the data by 1e-3 changes no label
+  fit_s <- supervised_le(X[tr, ] * 1e-3, cls[tr], ndim = 1)
+  b_s <- sosi_baselines(fit_s, X[-tr, ] * 1e-3, methods = c("svm", "nystrom", "ssl"))
+  for (m in names(b_s)) expect_identical(b_s[[m]], b[[m]])
+  expect_true(all(is.na(attr(b_s, "tuning")$test_error)))
+  # without tuning: Nystrom uses the graph's beta, SSL has no class mass normalisation
+  b0 <- sosi_baselines(fit, X[-tr, ], methods = c("nystrom", "ssl"), tune = FALSE)
+  t0 <- attr(b0, "tuning")
+  expect_equal(t0$beta[t0$method == "nystrom" & t0$selected], fit$beta)
+  expect_identical(t0$cmn[t0$method == "ssl"], FALSE)
+})
+
+test_that("class mass normalisation matches the labelled class proportions", {
+  b <- blobs(n_per = 30, M = 3, p = 3, seed = 12, sep = 3)
+  tr <- c(1:2, 31:35, 61:63)
+  h <- harmonic_ssl(b$X[tr, ], b$cls[tr], b$X[-tr, ], k = 6, cmn = TRUE)
+  expect_equal(unname(colSums(h$scores)), as.numeric(table(b$cls[tr])) / length(tr))
+  # the bandwidth only rescales the default width: bandwidth 2 equals a doubled
+  # width, i.e. the same graph on data shrunk by sqrt(2)
+  h2 <- harmonic_ssl(b$X[tr, ], b$cls[tr], b$X[-tr, ], k = 6, bandwidth = 2)
+  h1 <- harmonic_ssl(b$X[tr, ], b$cls[tr], b$X[-tr, ], k = 6)
+  expect_false(isTRUE(all.equal(h1$scores, h2$scores)))
+  expect_input_error(harmonic_ssl(b$X[tr, ], b$cls[tr], b$X[-tr, ], bandwidth = 0), "bandwidth")
+  fit <- supervised_le(b$X[1:60, ], b$cls[1:60], ndim = 1)
+  expect_input_error(sosi_baselines(fit, b$X[61:90, ], methods = "nn", labels_unlabeled = b$cls[1:3]),
+                     "labels_unlabeled")
+  expect_input_error(sosi_baselines(fit, b$X[61:90, ], methods = "nn", tune = NA), "tune")
+})
+
+test_that("a tuned RBF SVM beats ambient 1-NN on faces (Extended Yale B subset)", {
+  d <- skip_if_no_shared_data("YaleB")
+  skip_if_not_installed("e1071")
+  yb <- load_image_data("YaleB", path = d)
+  keep <- which(yb$labels %in% sort(unique(yb$labels))[1:6])
+  X <- yb$x[keep, ]
+  X <- X / sqrt(rowSums(X^2))
+  lab <- yb$labels[keep]
+  set.seed(3)
+  tr <- sort(unlist(lapply(split(seq_along(lab), lab), function(i) i[sample.int(length(i), 10)])))
+  fit <- supervised_le(X[tr, ], lab[tr], ndim = 5)
+  b <- sosi_baselines(fit, X[-tr, ], methods = c("nn", "svm"))
+  err <- vapply(b, function(p) mean(as.character(p) != as.character(lab[-tr])), 0)
+  expect_lt(err[["svm"]], err[["nn"]])
+})
+
 test_that("progressive baselines re-embed and record every round", {
   b <- blobs(n_per = 15, M = 2, p = 4, seed = 10, sep = 3)
   tr <- c(1:4, 16:19)

@@ -34,6 +34,7 @@
 #include <manifoldOOS/blocks/knn.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/procrustes.h>
+#include <manifoldOOS/methods/plml_contiguity.h>
 
 #include <algorithm>
 #include <chrono>
@@ -72,6 +73,7 @@ struct plml_options {
   int n_candidates = 16;     // nearest centres a point may be assigned to (>= c: exact transportation LP)
   unsigned int seed = 1;
   int n_threads = 0;
+  bool contiguous = true;    // hand detached pieces of clusters to the cluster they touch (plml_contiguity.h)
 };
 
 // Clustering result.
@@ -158,6 +160,7 @@ struct plml_result {
   std::vector<double> kmeans_trace;  // see plml_clusters::trace
   int n_forward = 0;
   int n_backward = 0;
+  int n_moved = 0;             // points moved by the contiguity repair
 };
 
 inline plml_result plml_fit(const arma::mat& X, const plml_options& opt);
@@ -1061,6 +1064,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   plml_clusters cl = opt.cluster == plml_cluster::constrained ? constrained_kmeans(X, c0, h, opt)
                                                               : kmeans_merge(X, c0, h, opt);
   const int c = cl.n_clusters;
+  if (opt.contiguous) res.n_moved = make_clusters_contiguous(X, cl.label, c, q + 1, opt.n_threads);
   res.label = cl.label;
   res.n_clusters = c;
   res.objective = cl.objective;
