@@ -26,8 +26,19 @@ deps-check:
 	$(RSCRIPT) tools/install-deps.R check
 deps: deps-test
 
-install: deps-demo
+# The package is rebuilt from scratch (--preclean: src/Makevars tracks no
+# header dependencies) only when a source file changed since the last
+# install, or when it is not installed: `make test` after `make demo` does
+# not compile it again.
+STAMP := .install-stamp
+SOURCES := $(shell find R src inst/include -type f ! -name '*.o' ! -name '*.so' 2>/dev/null) DESCRIPTION NAMESPACE
+$(STAMP): $(SOURCES)
 	MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-multiarch --with-keep.source .
+	touch $(STAMP)
+
+install: deps-demo
+	@$(RSCRIPT) -e 'quit(status = !nzchar(system.file(package = "$(PKG)")))' || rm -f $(STAMP)
+	@$(MAKE) --no-print-directory $(STAMP)
 
 # demo: Imports and LinkingTo only
 demo: install
@@ -60,4 +71,4 @@ bench: install
 	$(RSCRIPT) bench/run.R
 
 clean:
-	rm -rf check docs src/*.o src/core/*/*.o src/*.so $(PKG).Rcheck $(TARBALL)
+	rm -rf check docs src/*.o src/core/*/*.o src/*.so $(PKG).Rcheck $(TARBALL) $(STAMP)
