@@ -75,29 +75,32 @@ inline void geodesics_from(const adjacency_view& A, const std::vector<int>& sour
 
 // MaxMin landmark selection (de Silva & Tenenbaum): start from `first`,
 // then repeatedly add the vertex farthest (in geodesic distance) from the
-// landmarks chosen so far (ties: smallest index). The Dijkstra runs give the
-// rows of D (m x n, column-major) at no extra cost. Returns the landmarks in
-// order of selection.
-inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int m, double* D) {
+// landmarks chosen so far (ties: smallest index). The selection keeps only the
+// distance to the nearest landmark, lowered by a pruned Dijkstra per landmark
+// (dijkstra_lower_min: bitwise the minimum of the full rows); the rows of D
+// (m x n, column-major) are then the full Dijkstra runs from the landmarks,
+// threaded over landmarks. Returns the landmarks in order of selection.
+inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int m, double* D,
+                                         int n_threads = 1) {
   const int n = A.n;
   if (m < 1 || m > n) throw input_error("the number of landmarks must lie in [1, n]");
   if (first < 0 || first >= n) throw input_error("the first landmark is not a vertex");
   std::vector<int> lm;
   lm.reserve(m);
-  std::vector<double> row(n), mind(n, std::numeric_limits<double>::infinity());
+  std::vector<double> mind(n, std::numeric_limits<double>::infinity());
   std::vector<char> chosen(n, 0);
   int next = first;
   for (int l = 0; l < m; ++l) {
     check_interrupt();
     lm.push_back(next);
     chosen[next] = 1;
-    dijkstra_multi(A, &next, 1, row.data(), 1);
-    for (int j = 0; j < n; ++j) {
-      if (!std::isfinite(row[j])) {
-        throw input_error("the neighbourhood graph is not connected (infinite geodesic distances)");
+    dijkstra_lower_min(A, next, mind.data());
+    if (l == 0) {
+      for (int j = 0; j < n; ++j) {
+        if (!std::isfinite(mind[j])) {
+          throw input_error("the neighbourhood graph is not connected (infinite geodesic distances)");
+        }
       }
-      D[l + static_cast<long>(j) * m] = row[j];
-      mind[j] = std::min(mind[j], row[j]);
     }
     if (l + 1 == m) break;
     double best = -1.0;
@@ -110,6 +113,7 @@ inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int
     }
     next = arg;
   }
+  geodesics_from(A, lm, D, n_threads);
   return lm;
 }
 
@@ -188,6 +192,16 @@ inline arma::mat isomap_project(const arma::mat& X, const arma::mat& Xnew, int k
   arma::mat Y(c, q);
   const int nt = resolve_threads(n_threads);
   (void)nt;
+  // Rows are visited in order of their nearest training point, so that
+  // consecutive rows read the same columns of D from cache (D does not fit
+  // in cache for large fits); each row's result does not depend on the order.
+  std::vector<arma::uword> order(c);
+  for (arma::uword a = 0; a < c; ++a) order[a] = a;
+  if (c > 1) {
+    std::stable_sort(order.begin(), order.end(), [&nb](arma::uword x, arma::uword y) {
+      return nb.idx(x, 0) < nb.idx(y, 0);
+    });
+  }
   interrupt_flag flag(64);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
@@ -199,8 +213,9 @@ inline arma::mat isomap_project(const arma::mat& X, const arma::mat& Xnew, int k
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (long a = 0; a < static_cast<long>(c); ++a) {
-      if (flag.poll(a)) continue;
+    for (long t = 0; t < static_cast<long>(c); ++t) {
+      if (flag.poll(t)) continue;
+      const long a = static_cast<long>(order[t]);
       for (int r = 0; r < k; ++r) {
         ii[r] = nb.idx(a, r);
         dd[r] = nb.dist(a, r);
