@@ -221,6 +221,8 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
     }
     # ---- global term and embedding
     if (is.null(landmarks)) {
+      check_memory(16 * as.numeric(n)^2, sprintf("the exact LGRM fit of %d points (two dense n x n matrices)", n),
+                   "landmarks", "set `landmarks` (the Nystrom path needs n x landmarks numbers).")
       dense <- eigen_solver == "dense" || (eigen_solver == "auto" && n <= 500L)
       Kuser <- if (ks$type == "function") kernel_eval(ks, X) else matrix(0, 0, 0)
       mo_progress(verbose, "LGRM: kernel, global term and %s eigen-solve of the %d x %d matrix",
@@ -231,6 +233,9 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
       lm_idx <- NULL
     } else {
       lm_idx <- lgrm_landmarks(landmarks, n, seed)
+      check_memory(8 * as.numeric(n) * (length(lm_idx) + 40),
+                   sprintf("the Nystrom LGRM fit of %d points with %d landmarks", n, length(lm_idx)),
+                   "landmarks", "use fewer landmarks.")
       basis <- X[lm_idx, , drop = FALSE]
       # user kernels: the n x r kernel matrix from R; built-in kernels: computed
       # by row blocks in the compiled code (never stored whole)

@@ -19,6 +19,11 @@
 #'   kernel PCA) are computed by a full LAPACK decomposition by default
 #'   (500; the smaller of the two options applies); above it Lanczos
 #'   iterations, which are much faster for a few eigenpairs.
+#' * `manifoldOOS.memory_limit`: bytes of memory a fit may plan to use
+#'   (default: the memory the system reports available). Fits whose dense
+#'   matrices would exceed it ([isomap()], [lgrm()]) stop before allocating
+#'   them with an error of class `manifoldOOS_memory_error` that names the
+#'   argument avoiding it (`landmarks`).
 #'
 #' @keywords internal
 #' @useDynLib manifoldOOS, .registration = TRUE

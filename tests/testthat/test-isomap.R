@@ -226,3 +226,18 @@ test_that("relabelled multi-source Dijkstra and pruned MaxMin equal the plain ru
     expect_identical(fit$landmarks[l], which.max(mind))
   }
 })
+
+test_that("a fit needing more memory than available fails early, naming `landmarks`", {
+  X <- iso_roll(300, seed = 3)$x
+  withr::local_options(manifoldOOS.memory_limit = 5e5)  # bytes; full Isomap of 300 points plans 1.44e6
+  err <- tryCatch(isomap(X, 2, k = 10), error = function(e) e)
+  expect_s3_class(err, "manifoldOOS_memory_error")
+  expect_s3_class(err, "manifoldOOS_input_error")
+  expect_identical(err$arg, "landmarks")
+  expect_equal(err$needed, 16 * 300^2)
+  expect_match(conditionMessage(err), "landmarks")
+  # landmark Isomap fits in the same budget and gives the unconstrained result
+  lf <- isomap(X, 2, k = 10, landmarks = 20, seed = 1)
+  withr::local_options(manifoldOOS.memory_limit = NULL)
+  expect_identical(embedding(lf), embedding(isomap(X, 2, k = 10, landmarks = 20, seed = 1)))
+})

@@ -335,3 +335,16 @@ test_that("Nystrom path (panel solves, Woodbury Gram by panels) equals the dense
   yu <- sign_align(yf, predict(fu, Xn))
   expect_lt(max(abs(yf - yu)) / max(abs(yf)), 1e-6)
 })
+
+test_that("an LGRM fit needing more memory than available fails early, naming `landmarks`", {
+  X <- swiss_roll(300, convention = "wittman", seed = 4)$x
+  withr::local_options(manifoldOOS.memory_limit = 5e5)  # exact fit of 300 points plans 1.44e6 bytes
+  err <- tryCatch(lgrm(X, 2, k = 10, sigma = 10), error = function(e) e)
+  expect_s3_class(err, "manifoldOOS_memory_error")
+  expect_identical(err$arg, "landmarks")
+  expect_gt(err$needed, err$available)
+  err2 <- tryCatch(lgrm(X, 2, k = 10, sigma = 10, landmarks = 280, seed = 1), error = function(e) e)
+  expect_s3_class(err2, "manifoldOOS_memory_error")
+  expect_match(conditionMessage(err2), "fewer landmarks")
+  expect_s3_class(lgrm(X, 2, k = 10, sigma = 10, landmarks = 20, seed = 1), "manifold_lgrm")
+})
