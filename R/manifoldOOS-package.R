@@ -19,6 +19,9 @@
 #'   kernel PCA) are computed by a full LAPACK decomposition by default
 #'   (500; the smaller of the two options applies); above it Lanczos
 #'   iterations, which are much faster for a few eigenpairs.
+#' * `manifoldOOS.dense_sparse_max_n`: the same for the bottom eigenpairs of
+#'   the sparse matrices of Laplacian eigenmaps, LLE (and its variants) and
+#'   LTSA (500; the smaller of it and `manifoldOOS.dense_max_n` applies).
 #' * `manifoldOOS.memory_limit`: bytes of memory a fit may plan to use
 #'   (default: the memory the system reports available). Fits whose dense
 #'   matrices would exceed it ([isomap()], [lgrm()]) stop before allocating
