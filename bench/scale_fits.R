@@ -177,41 +177,32 @@ local({
     add("2", "isomap(landmarks = 1000)", n, "manifoldOOS",
         run_r(n, "", "isomap(X, 2, k = 10, landmarks = 1000, seed = 1)"))
   }
+  # one of our rows at full size, then ours and scikit-learn's at the peer's size
+  sk_rows <- function(id, case, n_full, n_peer, expr, model, impl, note) {
+    add(id, case, sz(n_full), "manifoldOOS", run_r(sz(n_full), "", expr))
+    if (!peer_ok() || !have_sklearn) return(invisible(NULL))
+    np <- sz(n_peer)
+    cat(sprintf("    (%s at n = %d%s)\n", impl, np, note))
+    add(id, case, np, "manifoldOOS", run_r(np, "", expr))
+    add(id, case, np, impl, run_py(np, model))
+  }
   # ---- 3. Laplacian eigenmaps, n = 1e6 ---------------------------------------------
   if (want("3")) {
-    n <- sz(1e6)
-    add("3", "laplacian_eigenmaps()", n, "manifoldOOS", run_r(n, "", "laplacian_eigenmaps(X, 2, k = 10)"))
-    if (peer_ok() && have_sklearn) {
-      np <- sz(2e4)
-      cat(sprintf("    (scikit-learn SpectralEmbedding at n = %d: its ARPACK solve took 805 s at n = 1e5)\n", np))
-      add("3", "laplacian_eigenmaps()", np, "manifoldOOS", run_r(np, "", "laplacian_eigenmaps(X, 2, k = 10)"))
-      add("3", "laplacian_eigenmaps()", np, "sklearn SpectralEmbedding",
-          run_py(np, "manifold.SpectralEmbedding(n_components=2, n_neighbors=10, random_state=0)"))
-    }
+    sk_rows("3", "laplacian_eigenmaps()", 1e6, 2e4, "laplacian_eigenmaps(X, 2, k = 10)",
+            "manifold.SpectralEmbedding(n_components=2, n_neighbors=10, random_state=0)",
+            "sklearn SpectralEmbedding", ": its ARPACK solve took 805 s at n = 1e5")
   }
   # ---- 4. LTSA, n = 1e6 --------------------------------------------------------------
   if (want("4")) {
-    n <- sz(1e6)
-    add("4", "ltsa()", n, "manifoldOOS", run_r(n, "", "ltsa(X, 2, k = 10)"))
-    if (peer_ok() && have_sklearn) {
-      np <- sz(5000)
-      cat(sprintf("    (scikit-learn LTSA at n = %d: it did not finish within 7 min at n = 2e4)\n", np))
-      add("4", "ltsa()", np, "manifoldOOS", run_r(np, "", "ltsa(X, 2, k = 10)"))
-      add("4", "ltsa()", np, "sklearn LocallyLinearEmbedding(ltsa)",
-          run_py(np, "manifold.LocallyLinearEmbedding(n_neighbors=10, n_components=2, method='ltsa', random_state=0)"))
-    }
+    sk_rows("4", "ltsa()", 1e6, 5000, "ltsa(X, 2, k = 10)",
+            "manifold.LocallyLinearEmbedding(n_neighbors=10, n_components=2, method='ltsa', random_state=0)",
+            "sklearn LocallyLinearEmbedding(ltsa)", ": it did not finish within 7 min at n = 2e4")
   }
   # ---- 5. LLE, n = 1e5 ---------------------------------------------------------------
   if (want("5")) {
-    n <- sz(1e5)
-    add("5", "lle()", n, "manifoldOOS", run_r(n, "", "lle(X, 2, k = 10)"))
-    if (peer_ok() && have_sklearn) {
-      np <- sz(1e4)
-      cat(sprintf("    (scikit-learn LLE at n = %d)\n", np))
-      add("5", "lle()", np, "manifoldOOS", run_r(np, "", "lle(X, 2, k = 10)"))
-      add("5", "lle()", np, "sklearn LocallyLinearEmbedding",
-          run_py(np, "manifold.LocallyLinearEmbedding(n_neighbors=10, n_components=2, random_state=0)"))
-    }
+    sk_rows("5", "lle()", 1e5, 1e4, "lle(X, 2, k = 10)",
+            "manifold.LocallyLinearEmbedding(n_neighbors=10, n_components=2, random_state=0)",
+            "sklearn LocallyLinearEmbedding", "")
   }
   # ---- 6. PLML default, n = 2e4 -------------------------------------------------------
   if (want("6")) {
