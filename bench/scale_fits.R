@@ -149,7 +149,7 @@ local({
     on.exit(for (nm in names(old)) if (is.na(old[[nm]])) Sys.unsetenv(nm) else
       do.call(Sys.setenv, stats::setNames(list(old[[nm]]), nm)), add = TRUE)
     env <- new.env()
-    ok <- tryCatch({ Rcpp::sourceCpp(f, env = env); TRUE }, error = function(e) FALSE)
+    ok <- tryCatch({ suppressMessages(Rcpp::sourceCpp(f, env = env)); TRUE }, error = function(e) FALSE)
     if (!ok) return(NULL)
     r <- env$mo_rates(20000L)
     c(t_exp = r[1], t_rest = r[2])
