@@ -129,8 +129,8 @@
     .Call(`_manifoldOOS_mo_lgrm_fit`, Lloc, X, Kuser, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, dense, opts)
 }
 
-.mo_lgrm_fit_nystrom <- function(Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads) {
-    .Call(`_manifoldOOS_mo_lgrm_fit_nystrom`, Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads)
+.mo_lgrm_fit_nystrom <- function(Lloc, X, Z, Ckz, WZ, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, opts, n_threads) {
+    .Call(`_manifoldOOS_mo_lgrm_fit_nystrom`, Lloc, X, Z, Ckz, WZ, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, opts, n_threads)
 }
 
 .mo_lgrm_global <- function(K, gamma, force_eig = FALSE) {

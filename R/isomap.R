@@ -151,6 +151,13 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                     n, max_n, landmarks, landmark_method, 8 * n^2 / 1e9))
   }
   lm <- resolve_landmarks(landmarks, n, ndim, landmark_method, seed)
+  if (is.null(lm)) {
+    check_memory(16 * as.numeric(n)^2, sprintf("full Isomap of %d points (the n x n geodesic matrix, twice)", n),
+                 "landmarks", "set `landmarks` (landmark Isomap stores landmarks x n distances).")
+  } else {
+    check_memory(8 * as.numeric(n) * (lm$m + 30), sprintf("landmark Isomap of %d points with %d landmarks", n, lm$m),
+                 "landmarks", "use fewer landmarks.")
+  }
   label <- if (is.null(lm)) "Isomap" else "Landmark Isomap"
   t0 <- mo_progress(verbose, "%s: %d points x %d features -> %d dimensions (k = %d%s)", label, n,
                     ncol(X), ndim, k, if (is.null(lm)) "" else sprintf(", %d landmarks", lm$m))

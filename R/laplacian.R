@@ -18,8 +18,8 @@
 #' at most 5000 points). A disconnected graph is an error that names the
 #' smallest `k` (or `eps`) connecting it, unless `on_disconnected = "connect"`.
 #'
-#' Sparse graphs use dense LAPACK up to `getOption("manifoldOOS.dense_max_n",
-#' 2000)` points and a sparse shift-invert Lanczos solver (negative shift,
+#' Sparse graphs use dense LAPACK up to `min(getOption("manifoldOOS.dense_max_n",
+#' 2000), getOption("manifoldOOS.dense_sparse_max_n", 500))` points and a sparse shift-invert Lanczos solver (negative shift,
 #' never 0) above; `eigen_solver` forces a path. The full mesh is always
 #' solved densely.
 #'

@@ -227,6 +227,8 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
     }
     # ---- global term and embedding
     if (is.null(landmarks)) {
+      check_memory(16 * as.numeric(n)^2, sprintf("the exact LGRM fit of %d points (two dense n x n matrices)", n),
+                   "landmarks", "set `landmarks` (the Nystrom path needs n x landmarks numbers).")
       dense <- eigen_solver == "dense" || (eigen_solver == "auto" && n <= 500L)
       Kuser <- if (ks$type == "function") kernel_eval(ks, X) else matrix(0, 0, 0)
       mo_progress(verbose, "LGRM: kernel, global term and %s eigen-solve of the %d x %d matrix",
@@ -237,12 +239,20 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
       lm_idx <- NULL
     } else {
       lm_idx <- lgrm_landmarks(landmarks, n, seed)
+      check_memory(8 * as.numeric(n) * (length(lm_idx) + 40),
+                   sprintf("the Nystrom LGRM fit of %d points with %d landmarks", n, length(lm_idx)),
+                   "landmarks", "use fewer landmarks.")
       basis <- X[lm_idx, , drop = FALSE]
-      Ckz <- kernel_eval(ks, X, basis)
+      # user kernels: the n x r kernel matrix from R; built-in kernels: computed
+      # by row blocks in the compiled code (never stored whole)
+      Ckz <- if (ks$type == "function") kernel_eval(ks, X, basis) else matrix(0, 0, 0)
       WZ <- kernel_eval(ks, basis)
       mo_progress(verbose, "LGRM: %d landmarks; Woodbury shift-invert eigen-solve", length(lm_idx))
-      m <- core(.mo_lgrm_fit_nystrom(L, Ckz, WZ, ndim, gamma_global, mu, lgrm_eig_opts(eigen_solver),
-                                     threads))
+      kp <- if (ks$type == "function") list(type = "linear", sigma = 1, gamma = 1, coef0 = 1, degree = 1)
+            else list(type = ks$type, sigma = lgrm_sigma_pkg(ks), gamma = ks$gamma, coef0 = ks$coef0,
+                      degree = ks$degree)
+      m <- core(.mo_lgrm_fit_nystrom(L, X, basis, Ckz, WZ, kp$type, kp$sigma, kp$gamma, kp$coef0, kp$degree,
+                                     ndim, gamma_global, mu, lgrm_eig_opts(eigen_solver), threads))
     }
     m
   })

@@ -26,6 +26,14 @@
 #'   (`TRUE`).
 #' * `manifoldOOS.worker_threads`: threads of the compiled code on the
 #'   workers of `predict(parallel = TRUE)` (1; see [manifoldOOS-chunked]).
+#' * `manifoldOOS.dense_sparse_max_n`: the same for the bottom eigenpairs of
+#'   the sparse matrices of Laplacian eigenmaps, LLE (and its variants) and
+#'   LTSA (500; the smaller of it and `manifoldOOS.dense_max_n` applies).
+#' * `manifoldOOS.memory_limit`: bytes of memory a fit may plan to use
+#'   (default: the memory the system reports available). Fits whose dense
+#'   matrices would exceed it ([isomap()], [lgrm()]) stop before allocating
+#'   them with an error of class `manifoldOOS_memory_error` that names the
+#'   argument avoiding it (`landmarks`).
 #'
 #' @keywords internal
 #' @useDynLib manifoldOOS, .registration = TRUE

@@ -45,6 +45,31 @@ abort_numerical <- function(message, call = NULL) {
   stop(cond)
 }
 
+# Bytes of memory the machine can give now: getOption("manifoldOOS.memory_limit")
+# when set, else MemAvailable of /proc/meminfo (NA where it cannot be read).
+available_memory <- function() {
+  lim <- getOption("manifoldOOS.memory_limit")
+  if (!is.null(lim)) return(as.numeric(lim))
+  s <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 8L)), error = function(e) character())
+  l <- grep("^MemAvailable:", s, value = TRUE)
+  if (!length(l)) return(NA_real_)
+  as.numeric(gsub("[^0-9]", "", l[1])) * 1024
+}
+
+# Fails early, before a fit allocates `bytes`, when they exceed the memory
+# available: class manifoldOOS_memory_error (an input error blaming `arg`,
+# the argument that avoids it), with the sizes in the message and fields.
+check_memory <- function(bytes, what, arg, hint) {
+  avail <- available_memory()
+  if (is.na(avail) || bytes <= avail) return(invisible(TRUE))
+  stop(structure(
+    class = c("manifoldOOS_memory_error", "manifoldOOS_input_error", "manifoldOOS_error", "error", "condition"),
+    list(message = sprintf("`%s`: %s needs about %.2f GB, more than the %.2f GB of memory available; %s",
+                           arg, what, bytes / 1e9, avail / 1e9, hint),
+         call = NULL, arg = arg, needed = bytes, available = avail)
+  ))
+}
+
 warn_mo <- function(message, class = NULL) {
   cond <- structure(
     class = c(class, "manifoldOOS_warning", "warning", "condition"),

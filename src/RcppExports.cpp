@@ -461,20 +461,27 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_lgrm_fit_nystrom
-Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& Ckz, const arma::mat& WZ, int ndim, double gamma, double mu, Rcpp::List opts, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_lgrm_fit_nystrom(SEXP LlocSEXP, SEXP CkzSEXP, SEXP WZSEXP, SEXP ndimSEXP, SEXP gammaSEXP, SEXP muSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
+Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& X, const arma::mat& Z, const arma::mat& Ckz, const arma::mat& WZ, std::string type, double sigma, double kgamma, double coef0, double degree, int ndim, double gamma, double mu, Rcpp::List opts, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_lgrm_fit_nystrom(SEXP LlocSEXP, SEXP XSEXP, SEXP ZSEXP, SEXP CkzSEXP, SEXP WZSEXP, SEXP typeSEXP, SEXP sigmaSEXP, SEXP kgammaSEXP, SEXP coef0SEXP, SEXP degreeSEXP, SEXP ndimSEXP, SEXP gammaSEXP, SEXP muSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type Lloc(LlocSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Z(ZSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Ckz(CkzSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type WZ(WZSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type kgamma(kgammaSEXP);
+    Rcpp::traits::input_parameter< double >::type coef0(coef0SEXP);
+    Rcpp::traits::input_parameter< double >::type degree(degreeSEXP);
     Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
     Rcpp::traits::input_parameter< double >::type gamma(gammaSEXP);
     Rcpp::traits::input_parameter< double >::type mu(muSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_lgrm_fit_nystrom(Lloc, Ckz, WZ, ndim, gamma, mu, opts, n_threads));
+    rcpp_result_gen = Rcpp::wrap(mo_lgrm_fit_nystrom(Lloc, X, Z, Ckz, WZ, type, sigma, kgamma, coef0, degree, ndim, gamma, mu, opts, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1482,7 +1489,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_fingerprint", (DL_FUNC) &_manifoldOOS_mo_fingerprint, 1},
     {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},
     {"_manifoldOOS_mo_lgrm_fit", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit, 13},
-    {"_manifoldOOS_mo_lgrm_fit_nystrom", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit_nystrom, 8},
+    {"_manifoldOOS_mo_lgrm_fit_nystrom", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit_nystrom, 15},
     {"_manifoldOOS_mo_lgrm_global", (DL_FUNC) &_manifoldOOS_mo_lgrm_global, 3},
     {"_manifoldOOS_mo_lgrm_predict", (DL_FUNC) &_manifoldOOS_mo_lgrm_predict, 10},
     {"_manifoldOOS_mo_linear_projection", (DL_FUNC) &_manifoldOOS_mo_linear_projection, 13},

@@ -3,6 +3,7 @@
 #include "glue.h"
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/methods/lgrm.h>
+#include <manifoldOOS/methods/lgrm_nystrom.h>
 #include "glue_helpers.h"
 
 namespace {
@@ -54,15 +55,30 @@ Rcpp::List mo_lgrm_fit(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const
   MO_CATCH
 }
 
-// Nystrom fit: Ckz = kappa(X, Z), WZ = kappa(Z, Z).
+// Nystrom fit: WZ = kappa(Z, Z); the landmark kernel kappa(X, Z) is Ckz when
+// given (user kernels; `type` is then ignored), else computed here by row blocks from X and Z
+// (built-in kernels; Ckz is 0 x 0).
 // [[Rcpp::export(.mo_lgrm_fit_nystrom)]]
-Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& Ckz,
-                               const arma::mat& WZ, int ndim, double gamma, double mu, Rcpp::List opts,
-                               int n_threads) {
+Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Lloc, const arma::mat& X,
+                               const arma::mat& Z, const arma::mat& Ckz, const arma::mat& WZ,
+                               std::string type, double sigma, double kgamma, double coef0, double degree,
+                               int ndim, double gamma, double mu, Rcpp::List opts, int n_threads) {
   MO_TRY {
     const manifoldOOS::sp_mat_e L(Lloc);
+    const long n = L.rows();
+    manifoldOOS::lgrm_kernel_rows rows;
+    if (Ckz.n_elem > 0) {
+      if (long(Ckz.n_rows) != n) throw manifoldOOS::input_error("the local matrix and the landmark kernel differ in size");
+      rows = [&Ckz](arma::uword i0, arma::uword i1, arma::mat& out) { out = Ckz.rows(i0, i1 - 1); };
+    } else {
+      if (long(X.n_rows) != n) throw manifoldOOS::input_error("the local matrix and `X` differ in size");
+      const manifoldOOS::kernel_spec ks = mo_kernel_spec(type, sigma, kgamma, coef0, degree);
+      rows = [&X, &Z, ks](arma::uword i0, arma::uword i1, arma::mat& out) {
+        out = manifoldOOS::kernel_cross(X.rows(i0, i1 - 1), Z, ks);
+      };
+    }
     arma::uword rank = 0;
-    manifoldOOS::lgrm_fit_result r = manifoldOOS::lgrm_fit_nystrom(L, Ckz, WZ, ndim, gamma, mu,
+    manifoldOOS::lgrm_fit_result r = manifoldOOS::lgrm_fit_nystrom(L, rows, WZ, ndim, gamma, mu,
                                                                    mo_eig_options(opts), n_threads, rank);
     Rcpp::List out = lgrm_result_list(r);
     out["landmark_rank"] = static_cast<double>(rank);

@@ -183,7 +183,7 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
     }
     Rcpp::NumericMatrix D(m, n);
     if (maxmin) {
-      lm = manifoldOOS::maxmin_landmarks(v, landmarks[0] - 1, m, D.begin());
+      lm = manifoldOOS::maxmin_landmarks(v, landmarks[0] - 1, m, D.begin(), n_threads);
     } else {
       manifoldOOS::geodesics_from(v, lm, D.begin(), n_threads);
     }

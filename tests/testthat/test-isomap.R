@@ -204,3 +204,40 @@ test_that("print, summary and plot work on full and landmark fits", {
   on.exit(grDevices::dev.off())
   expect_identical(plot(fit, newdata = X[1:10, ] + 0.01), fit)
 })
+
+test_that("relabelled multi-source Dijkstra and pruned MaxMin equal the plain runs on a graph full of ties", {
+  # a 70 x 60 grid (n = 4200 >= 4096: the multi-source run relabels the
+  # vertices in breadth-first order) with unit and sqrt(2) edge lengths
+  X <- as.matrix(expand.grid(a = 1:70, b = 1:60))
+  g <- neighbour_graph(X, k = 8, weights = "distance")
+  src <- c(1L, 2100L, 4200L, 77L)
+  multi <- geodesic_distances(g, sources = src)
+  single <- do.call(rbind, lapply(src, function(s) geodesic_distances(g, sources = s)))
+  expect_identical(unname(multi), unname(single))
+  # the distances between the sources agree both ways (up to the rounding of the path sums)
+  expect_equal(unname(multi[, src]), unname(t(multi[, src])), tolerance = 1e-13)
+  # MaxMin on the tied grid: each landmark is the first (smallest-index)
+  # vertex farthest from the earlier ones, by the full rows
+  fit <- isomap(X, 2, k = 8, landmarks = 25, seed = 1)
+  D <- fit$geodesics
+  expect_identical(unname(D), unname(geodesic_distances(g, sources = fit$landmarks)))
+  for (l in 2:25) {
+    mind <- apply(D[seq_len(l - 1), , drop = FALSE], 2, min)
+    expect_identical(fit$landmarks[l], which.max(mind))
+  }
+})
+
+test_that("a fit needing more memory than available fails early, naming `landmarks`", {
+  X <- iso_roll(300, seed = 3)$x
+  withr::local_options(manifoldOOS.memory_limit = 5e5)  # bytes; full Isomap of 300 points plans 1.44e6
+  err <- tryCatch(isomap(X, 2, k = 10), error = function(e) e)
+  expect_s3_class(err, "manifoldOOS_memory_error")
+  expect_s3_class(err, "manifoldOOS_input_error")
+  expect_identical(err$arg, "landmarks")
+  expect_equal(err$needed, 16 * 300^2)
+  expect_match(conditionMessage(err), "landmarks")
+  # landmark Isomap fits in the same budget and gives the unconstrained result
+  lf <- isomap(X, 2, k = 10, landmarks = 20, seed = 1)
+  withr::local_options(manifoldOOS.memory_limit = NULL)
+  expect_identical(embedding(lf), embedding(isomap(X, 2, k = 10, landmarks = 20, seed = 1)))
+})

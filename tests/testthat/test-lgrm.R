@@ -301,3 +301,51 @@ test_that("gamma = \"scaled\" keeps the paper's value up to 3000 points and unro
   expect_gt(affine_r2(embedding(fs), big$truth_isometric), 0.999)
   expect_input_error(lgrm(small$x, gamma = "auto"), "gamma")
 })
+
+test_that("Nystrom path (panel solves, Woodbury Gram by panels) equals the dense M it stands for", {
+  # M = L + mu (H - F S F') with F = H kappa(X, Z) W_Z^{-1/2}, S = (F'F + gamma I)^{-1},
+  # built densely here from the same pieces; its bottom non-constant eigenvectors
+  # must span the fitted embedding (61 landmark columns + 1: four panels of 16,
+  # the last partial)
+  roll <- swiss_roll(300, convention = "wittman", seed = 21)
+  X <- roll$x
+  L <- graph_laplacian(neighbour_graph(X, k = 8), "unnormalized")
+  mu <- 1e-2; gamma <- 1e-3; s17 <- 10
+  fit <- lgrm(X, ndim = 2, k = 8, sigma = s17, mu = mu, gamma = gamma, local = L,
+              landmarks = 61, seed = 3, eigen_solver = "iterative")
+  Z <- X[fit$landmarks, ]
+  kern <- function(A, B) exp(-pmax(outer(rowSums(A^2), rowSums(B^2), "+") - 2 * tcrossprod(A, B), 0) / s17^2)
+  e <- eigen(kern(Z, Z), symmetric = TRUE)
+  keep <- e$values > 1e-12 * max(e$values)
+  Wm12 <- e$vectors[, keep] %*% (t(e$vectors[, keep]) / sqrt(e$values[keep]))
+  n <- nrow(X)
+  H <- diag(n) - 1 / n
+  Fm <- H %*% kern(X, Z) %*% Wm12
+  S <- solve(crossprod(Fm) + gamma * diag(ncol(Fm)))
+  M <- as.matrix(L) + mu * (H - Fm %*% S %*% t(Fm))
+  M <- (M + t(M)) / 2
+  em <- eigen(M + 10 * sum(diag(M)) / n * matrix(1 / n, n, n), symmetric = TRUE)
+  bottom <- em$vectors[, n - 0:1]
+  expect_lt(max_principal_angle(embedding(fit), bottom), 1e-6)
+  # the same fit through a user kernel function (kernel matrix from R, copied by row blocks)
+  fu <- lgrm(X, ndim = 2, k = 8, sigma = s17, mu = mu, gamma = gamma, local = L, kernel = kern,
+             landmarks = fit$landmarks, eigen_solver = "iterative")
+  expect_lt(max_principal_angle(embedding(fit), embedding(fu)), 1e-6)
+  Xn <- swiss_roll(30, convention = "wittman", seed = 22)$x
+  yf <- predict(fit, Xn)
+  yu <- sign_align(yf, predict(fu, Xn))
+  expect_lt(max(abs(yf - yu)) / max(abs(yf)), 1e-6)
+})
+
+test_that("an LGRM fit needing more memory than available fails early, naming `landmarks`", {
+  X <- swiss_roll(300, convention = "wittman", seed = 4)$x
+  withr::local_options(manifoldOOS.memory_limit = 5e5)  # exact fit of 300 points plans 1.44e6 bytes
+  err <- tryCatch(lgrm(X, 2, k = 10, sigma = 10), error = function(e) e)
+  expect_s3_class(err, "manifoldOOS_memory_error")
+  expect_identical(err$arg, "landmarks")
+  expect_gt(err$needed, err$available)
+  err2 <- tryCatch(lgrm(X, 2, k = 10, sigma = 10, landmarks = 280, seed = 1), error = function(e) e)
+  expect_s3_class(err2, "manifoldOOS_memory_error")
+  expect_match(conditionMessage(err2), "fewer landmarks")
+  expect_s3_class(lgrm(X, 2, k = 10, sigma = 10, landmarks = 20, seed = 1), "manifold_lgrm")
+})

@@ -139,3 +139,14 @@ test_that("print and summary", {
   expect_output(print(fit), "LLE")
   expect_output(print(summary(fit)), "eigen-solver")
 })
+
+test_that("auto eigen-solver: Lanczos above dense_sparse_max_n, the dense subspace all the same", {
+  X <- swiss_roll(700, seed = 12)$x
+  fa <- lle(X, 2, k = 10)
+  fd <- lle(X, 2, k = 10, eigen_solver = "dense")
+  expect_match(fa$solver$method, "spectra")
+  expect_match(fd$solver$method, "dense")
+  expect_lt(max_principal_angle(embedding(fa), embedding(fd)), 1e-6)
+  withr::local_options(manifoldOOS.dense_sparse_max_n = 1000L)
+  expect_identical(embedding(lle(X, 2, k = 10)), embedding(fd))
+})

@@ -106,6 +106,36 @@ void dijkstra_one(const adjacency_view& G, int source, std::vector<double>& dist
 
 }  // namespace
 
+void dijkstra_lower_min(const adjacency_view& G, int source, double* mind) {
+  const int n = G.n;
+  if (source < 0 || source >= n) throw input_error("source is not a vertex.");
+  // tentative distances of the vertices touched, kept sparse through `seen`
+  thread_local std::vector<double> dist;
+  thread_local std::vector<int> seen;
+  if (static_cast<int>(dist.size()) != n) dist.assign(n, std::numeric_limits<double>::infinity());
+  seen.clear();
+  vertex_heap heap(n);
+  dist[source] = 0.0;
+  seen.push_back(source);
+  heap.push_or_decrease(source, dist);
+  while (!heap.empty()) {
+    const int u = heap.pop(dist);
+    const double du = dist[u];
+    if (!(du < mind[u])) continue;
+    mind[u] = du;
+    for (int t = G.adj_ptr[u]; t < G.adj_ptr[u + 1]; ++t) {
+      const int v = G.adj_idx[t];
+      const double alt = du + G.adj_len[t];
+      if (alt < dist[v] && alt < mind[v]) {
+        if (dist[v] == std::numeric_limits<double>::infinity()) seen.push_back(v);
+        dist[v] = alt;
+        heap.push_or_decrease(v, dist);
+      }
+    }
+  }
+  for (int v : seen) dist[v] = std::numeric_limits<double>::infinity();
+}
+
 void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
                     int n_threads) {
   const int n = G.n;
@@ -124,6 +154,51 @@ void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* 
                         std::to_string(n) + ").");
     }
   }
+  // Large graphs: run on a copy relabelled in breadth-first order, so that
+  // the neighbours of a vertex sit close to it in memory (a kNN graph of
+  // points in random order otherwise makes every relaxation a cache miss).
+  // Distances do not depend on the labels: each is the minimum over the
+  // in-edges of (final distance of the tail + length), whatever the order in
+  // which equal keys leave the heap.
+  std::vector<int> new_id, rp_ptr, rp_idx;
+  std::vector<double> rp_len;
+  adjacency_view W = G;
+  if (n >= 4096 && m > 1) {
+    new_id.assign(n, -1);
+    std::vector<int> old_id;
+    old_id.reserve(n);
+    for (int start = 0; start < n; ++start) {
+      if (new_id[start] >= 0) continue;
+      new_id[start] = static_cast<int>(old_id.size());
+      old_id.push_back(start);
+      for (std::size_t head = old_id.size() - 1; head < old_id.size(); ++head) {
+        const int u = old_id[head];
+        for (int t = G.adj_ptr[u]; t < G.adj_ptr[u + 1]; ++t) {
+          const int v = G.adj_idx[t];
+          if (new_id[v] < 0) {
+            new_id[v] = static_cast<int>(old_id.size());
+            old_id.push_back(v);
+          }
+        }
+      }
+    }
+    rp_ptr.assign(n + 1, 0);
+    rp_idx.resize(nnz);
+    rp_len.resize(nnz);
+    for (int a = 0; a < n; ++a) {
+      const int u = old_id[a];
+      int q = rp_ptr[a];
+      for (int t = G.adj_ptr[u]; t < G.adj_ptr[u + 1]; ++t, ++q) {
+        rp_idx[q] = new_id[G.adj_idx[t]];
+        rp_len[q] = G.adj_len[t];
+      }
+      rp_ptr[a + 1] = q;
+    }
+    W.adj_ptr = rp_ptr.data();
+    W.adj_idx = rp_idx.data();
+    W.adj_len = rp_len.data();
+  }
+  const bool relabel = !new_id.empty();
   const int nt = resolve_threads(n_threads);
   // Each task handles a block of consecutive sources and writes them to the
   // output in runs of `block` contiguous values (the output is m x n).
@@ -145,8 +220,13 @@ void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* 
       const int s0 = b * block;
       const int bs = std::min(block, m - s0);
       for (int r = 0; r < bs; ++r) {
-        dijkstra_one(G, sources[s0 + r], dist, heap);
-        for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * bs + r] = dist[j];
+        if (relabel) {
+          dijkstra_one(W, new_id[sources[s0 + r]], dist, heap);
+          for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * bs + r] = dist[new_id[j]];
+        } else {
+          dijkstra_one(G, sources[s0 + r], dist, heap);
+          for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * bs + r] = dist[j];
+        }
       }
       for (int j = 0; j < n; ++j) {
         const double* from = buf.data() + static_cast<std::size_t>(j) * bs;

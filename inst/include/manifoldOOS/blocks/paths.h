@@ -29,6 +29,15 @@ struct adjacency_view {
 void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
                     int n_threads);
 
+// mind[j] <- min(mind[j], distance from `source` to j) for every vertex j,
+// by a Dijkstra that expands only the vertices it brings strictly closer
+// (a vertex at least as near to an earlier source cannot carry a shorter path
+// to any other vertex). Every lowered entry is bitwise the full Dijkstra's
+// distance. Used by the MaxMin landmark selection: the later sources explore
+// only their own Voronoi cell. Edge lengths as in dijkstra_multi (not
+// re-validated here).
+void dijkstra_lower_min(const adjacency_view& G, int source, double* mind);
+
 }  // namespace manifoldOOS
 
 #endif  // MANIFOLDOOS_PATHS_H

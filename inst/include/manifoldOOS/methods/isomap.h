@@ -75,29 +75,32 @@ inline void geodesics_from(const adjacency_view& A, const std::vector<int>& sour
 
 // MaxMin landmark selection (de Silva & Tenenbaum): start from `first`,
 // then repeatedly add the vertex farthest (in geodesic distance) from the
-// landmarks chosen so far (ties: smallest index). The Dijkstra runs give the
-// rows of D (m x n, column-major) at no extra cost. Returns the landmarks in
-// order of selection.
-inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int m, double* D) {
+// landmarks chosen so far (ties: smallest index). The selection keeps only the
+// distance to the nearest landmark, lowered by a pruned Dijkstra per landmark
+// (dijkstra_lower_min: bitwise the minimum of the full rows); the rows of D
+// (m x n, column-major) are then the full Dijkstra runs from the landmarks,
+// threaded over landmarks. Returns the landmarks in order of selection.
+inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int m, double* D,
+                                         int n_threads = 1) {
   const int n = A.n;
   if (m < 1 || m > n) throw input_error("the number of landmarks must lie in [1, n]");
   if (first < 0 || first >= n) throw input_error("the first landmark is not a vertex");
   std::vector<int> lm;
   lm.reserve(m);
-  std::vector<double> row(n), mind(n, std::numeric_limits<double>::infinity());
+  std::vector<double> mind(n, std::numeric_limits<double>::infinity());
   std::vector<char> chosen(n, 0);
   int next = first;
   for (int l = 0; l < m; ++l) {
     check_interrupt();
     lm.push_back(next);
     chosen[next] = 1;
-    dijkstra_multi(A, &next, 1, row.data(), 1);
-    for (int j = 0; j < n; ++j) {
-      if (!std::isfinite(row[j])) {
-        throw input_error("the neighbourhood graph is not connected (infinite geodesic distances)");
+    dijkstra_lower_min(A, next, mind.data());
+    if (l == 0) {
+      for (int j = 0; j < n; ++j) {
+        if (!std::isfinite(mind[j])) {
+          throw input_error("the neighbourhood graph is not connected (infinite geodesic distances)");
+        }
       }
-      D[l + static_cast<long>(j) * m] = row[j];
-      mind[j] = std::min(mind[j], row[j]);
     }
     if (l + 1 == m) break;
     double best = -1.0;
@@ -110,6 +113,7 @@ inline std::vector<int> maxmin_landmarks(const adjacency_view& A, int first, int
     }
     next = arg;
   }
+  geodesics_from(A, lm, D, n_threads);
   return lm;
 }
 
@@ -123,8 +127,15 @@ inline void geodesic_row_sq(const int* idx, const double* dist, arma::uword k, c
   for (arma::uword r = 0; r < k; ++r) {
     const double d = dist[r];
     const double* col = D.colptr(static_cast<arma::uword>(idx[r]));
-    for (arma::uword l = 0; l < m; ++l) s[l] = std::min(s[l], d + col[l]);
+    // vectorised (min and + are exact: the same values in any lane order)
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (arma::uword l = 0; l < m; ++l) s[l] = (d + col[l] < s[l]) ? d + col[l] : s[l];
   }
+#ifdef _OPENMP
+#pragma omp simd
+#endif
   for (arma::uword l = 0; l < m; ++l) s[l] *= s[l];
 }
 
@@ -208,25 +219,61 @@ inline arma::mat isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, co
   arma::mat Y(c, q);
   const int nt = resolve_threads(n_threads);
   (void)nt;
-  interrupt_flag flag(64);
+  // Rows are visited in order of their nearest training point, so that
+  // consecutive rows read the same columns of D from cache (D does not fit
+  // in cache for large fits); each row's result does not depend on the order.
+  std::vector<arma::uword> order(c);
+  for (arma::uword a = 0; a < c; ++a) order[a] = a;
+  if (c > 1) {
+    std::stable_sort(order.begin(), order.end(), [&nb](arma::uword x, arma::uword y) {
+      return nb.idx(x, 0) < nb.idx(y, 0);
+    });
+  }
+  // Rows go in groups of `grp`: the triangulation sums of the group's rows
+  // and dimensions are independent chains advanced together (each in the
+  // order of lmds_place(), so every row gets the same result as on its own).
+  constexpr int grp = 4;
+  const long n_groups = (static_cast<long>(c) + grp - 1) / grp;
+  const bool tri = rule == lmds_rule::triangulation;
+  interrupt_flag flag(16);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
   {
-    std::vector<double> s(m);
+    std::vector<double> s(grp * m), acc(grp * q);
     std::vector<int> ii(k);
     std::vector<double> dd(k);
+    long rows[grp];
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (long a = 0; a < static_cast<long>(c); ++a) {
-      if (flag.poll(a)) continue;
-      for (int r = 0; r < k; ++r) {
-        ii[r] = nb.idx(a, r);
-        dd[r] = nb.dist(a, r);
+    for (long g = 0; g < n_groups; ++g) {
+      if (flag.poll(g)) continue;
+      const long t0 = g * grp;
+      const int gs = static_cast<int>(std::min<long>(grp, static_cast<long>(c) - t0));
+      for (int h = 0; h < gs; ++h) {
+        const long a = static_cast<long>(order[t0 + h]);
+        rows[h] = a;
+        for (int r = 0; r < k; ++r) {
+          ii[r] = nb.idx(a, r);
+          dd[r] = nb.dist(a, r);
+        }
+        geodesic_row_sq(ii.data(), dd.data(), k, D, s.data() + h * m);
       }
-      geodesic_row_sq(ii.data(), dd.data(), k, D, s.data());
-      lmds_place(M, rule, s.data(), Y.memptr() + a, c);
+      if (!tri) {
+        for (int h = 0; h < gs; ++h) lmds_place(M, rule, s.data() + h * m, Y.memptr() + rows[h], c);
+        continue;
+      }
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (arma::uword i = 0; i < m; ++i) {
+        const double mi = M.mu[i];
+        for (int h = 0; h < gs; ++h) {
+          const double v = s[h * m + i] - mi;
+          for (arma::uword j = 0; j < q; ++j) acc[h * q + j] += M.lsharp_t(i, j) * v;
+        }
+      }
+      for (int h = 0; h < gs; ++h)
+        for (arma::uword j = 0; j < q; ++j) Y(rows[h], j) = -0.5 * acc[h * q + j];
     }
   }
   flag.rethrow_if_stopped();

@@ -15,7 +15,8 @@
 //   * Nystrom path (spec 4.3): K ~ Phi Phi', Phi = kappa(X, Z) W_Z^{-1/2};
 //     L_g = H - F (F'F + gamma I)^{-1} F' with F = H Phi; the bottom
 //     eigenvectors by shift-invert Lanczos with a sparse LDL' of
-//     L_loc + (mu + eps) I and the Woodbury identity for the rank r + 1 rest.
+//     L_loc + (mu + eps) I and the Woodbury identity for the rank r + 1 rest
+//     (compiled: methods/lgrm_nystrom.h).
 #ifndef MANIFOLDOOS_LGRM_H
 #define MANIFOLDOOS_LGRM_H
 
@@ -431,72 +432,6 @@ inline lgrm_fit_result lgrm_fit_exact(const sp_mat_e& Lloc, arma::mat& K, int m,
 
 // ---- Nystrom (landmark) path -------------------------------------------------------------
 
-// (A0 + U C U')^{-1} x with A0 = Lloc + (mu + eps) I (sparse LDL'),
-// U = [1/sqrt(n), F], C = diag(tau - mu, -mu S), S = (F'F + gamma I)^{-1}, by
-// Woodbury: z - Z0 (I + C G)^{-1} C U' z with z = A0^{-1} x, Z0 = A0^{-1} U,
-// G = U' Z0. The operator already includes the shift (set_shift is a check).
-class lgrm_woodbury_op {
- public:
-  using Scalar = double;
-  lgrm_woodbury_op(const sp_mat_e& Lloc, const arma::mat& F, const arma::mat& S, double mu, double tau,
-                   double eps, int n_threads)
-      : n_(Lloc.rows()), eps_(eps) {
-    sp_mat_e I(n_, n_);
-    I.setIdentity();
-    sp_mat_e A0 = Lloc + (mu + eps) * I;
-    A0.makeCompressed();
-    ldlt_.compute(A0);
-    if (ldlt_.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
-    const Eigen::VectorXd D = ldlt_.vectorD();
-    for (Eigen::Index i = 0; i < D.size(); ++i)
-      if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
-    const arma::uword r = F.n_cols;
-    U_.set_size(n_, r + 1);
-    U_.col(0).fill(1.0 / std::sqrt(double(n_)));
-    U_.cols(1, r) = F;
-    C_.zeros(r + 1, r + 1);
-    C_(0, 0) = tau - mu;
-    C_.submat(1, 1, r, r) = -mu * S;
-    Z0_.set_size(n_, r + 1);
-    const long ncol = long(r) + 1;
-    interrupt_flag flag;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 4) num_threads(resolve_threads(n_threads))
-#endif
-    for (long j = 0; j < ncol; ++j) {
-      if (flag.poll(j)) continue;
-      Eigen::Map<const Eigen::VectorXd> b(U_.colptr(j), n_);
-      Eigen::Map<Eigen::VectorXd>(Z0_.colptr(j), n_) = ldlt_.solve(b);
-    }
-    flag.rethrow_if_stopped();
-    const arma::mat G = lgrm_mult(U_, Z0_, true, false);
-    T_ = arma::eye(r + 1, r + 1) + C_ * G;
-  }
-  Eigen::Index rows() const { return n_; }
-  Eigen::Index cols() const { return n_; }
-  void set_shift(double sigma) {
-    if (std::abs(sigma + eps_) > 1e-12 * std::max(1.0, eps_))
-      throw error("internal: the LGRM Woodbury operator has a fixed shift");
-  }
-  void perform_op(const double* x, double* y) const {
-    poll_.tick();
-    Eigen::Map<const Eigen::VectorXd> xv(x, n_);
-    Eigen::VectorXd z = ldlt_.solve(xv);
-    const arma::vec zv(z.data(), n_, false, true);
-    const arma::vec t = C_ * (U_.t() * zv);
-    const arma::vec s = arma::solve(T_, t);
-    arma::vec yv(y, n_, false, true);
-    yv = zv - Z0_ * s;
-  }
-
- private:
-  long n_;
-  double eps_;
-  Eigen::SimplicialLDLT<sp_mat_e, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
-  arma::mat U_, C_, Z0_, T_;
-  detail::op_poller poll_;
-};
-
 // Nystrom features: W_Z^{-1/2} (r x r, eigenvalues below 1e-12 x the largest dropped).
 inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
   arma::vec w;
@@ -512,67 +447,6 @@ inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
   arma::mat B = Ek;
   B.each_row() %= f.t();
   return B * Ek.t();
-}
-
-// Lloc (n x n sparse), C = kappa(X, Z) (n x r), WZ = kappa(Z, Z) (r x r).
-// Returns beta (r x m, applied to kappa(x, Z)) and c.
-inline lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const arma::mat& Ckz, const arma::mat& WZ, int m,
-                                        double gamma, double mu, const eig_options& o, int n_threads,
-                                        arma::uword& rank) {
-  const long n = Lloc.rows();
-  if (long(Ckz.n_rows) != n) throw input_error("the local matrix and the landmark kernel differ in size");
-  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
-  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
-  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
-  const arma::mat Wm12 = lgrm_inv_sqrt(WZ, rank);
-  arma::mat F = lgrm_mult(Ckz, Wm12);       // Phi
-  const arma::rowvec phibar = arma::mean(F, 0);
-  F.each_row() -= phibar;                   // F = H Phi
-  arma::mat FtF = lgrm_crossprod(F);
-  arma::mat Sinv = FtF;
-  Sinv.diag() += gamma;
-  arma::mat S = arma::inv_sympd(Sinv);
-  S = 0.5 * (S + S.t());
-  const double trL = detail::sparse_trace(Lloc);
-  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
-  const double trFSF = arma::accu(S % FtF);
-  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
-  const double tau = 2.0 * trM / double(n);
-  const double eps = o.shift_eps * detail::shift_scale(trM, n);
-  lgrm_woodbury_op op(Lloc, F, S, mu, tau, eps, n_threads);
-  const long nev = m + 1;
-  const double sigma = -eps;
-  auto apply_M = [&](const arma::mat& V) {
-    // (M + tau 11'/n) V
-    arma::mat out = detail::sparse_times(Lloc, V);
-    arma::mat Vc = V;
-    Vc.each_row() -= arma::mean(V, 0);
-    out += mu * (Vc - F * (S * (F.t() * V)));
-    out += (tau / double(n)) * arma::repmat(arma::sum(V, 0), n, 1);
-    return out;
-  };
-  eigen_result res = eigs_operator_shift_invert(
-      op, nev, sigma, o,
-      [&]() -> eigen_result {
-        arma::mat Md = apply_M(arma::eye(n, n));
-        Md = 0.5 * (Md + Md.t());
-        return eig_dense(Md, eig_which::bottom, nev);
-      },
-      "spectra_shift_invert_woodbury");
-  lgrm_fit_result r;
-  r.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
-  if (!res.note.empty()) r.emb.note = r.emb.note.empty() ? res.note : r.emb.note + "; " + res.note;
-  const arma::mat& Y = r.emb.Y;
-  const arma::mat Gm = S * (F.t() * Y);     // r x m
-  r.beta = Wm12 * Gm;
-  r.c = arma::mean(Y, 0) - phibar * Gm;
-  r.global_method = "nystrom";
-  const arma::mat FY = F.t() * Y;
-  arma::mat Yc = Y;
-  Yc.each_row() -= arma::mean(Y, 0);
-  r.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
-  r.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
-  return r;
 }
 
 // ---- out-of-sample map -------------------------------------------------------------------

@@ -1,0 +1,299 @@
+// LGRM's Nystrom path (see inst/include/manifoldOOS/methods/lgrm_nystrom.h).
+#include <manifoldOOS/methods/lgrm_nystrom.h>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+namespace manifoldOOS {
+
+namespace {
+
+using ldlt_t = Eigen::SimplicialLDLT<sp_mat_e, Eigen::Lower, Eigen::AMDOrdering<int>>;
+
+// Runs body(j) for j in [0, count) on the threads; the first exception (or a
+// user interrupt) stops the remaining iterations and is rethrown here.
+template <class Body>
+void parallel_items(long count, int n_threads, Body body) {
+  interrupt_flag flag(1);
+  std::exception_ptr err;
+  std::mutex mu;
+  std::atomic<bool> failed{false};
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(resolve_threads(n_threads))
+#endif
+  for (long j = 0; j < count; ++j) {
+    if (failed.load(std::memory_order_relaxed) || flag.poll(j)) continue;
+    try {
+      body(j);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!err) err = std::current_exception();
+      failed.store(true);
+    }
+  }
+  if (err) std::rethrow_exception(err);
+  flag.rethrow_if_stopped();
+}
+
+// The panel solve of one block of right-hand sides, interleaved: W holds row
+// i of the b columns at W[i * b .. i * b + b - 1].
+void ldlt_solve_interleaved(const ldlt_t& ldlt, double* W, long n, int b) {
+  const sp_mat_e& L = ldlt.matrixL().nestedExpression();
+  const double* Lx = L.valuePtr();
+  const int* Li = L.innerIndexPtr();
+  const int* Lp = L.outerIndexPtr();
+  // unit lower solve, column by column (as Eigen's sparse triangular solve)
+  for (long i = 0; i < n; ++i) {
+    const double* xi = W + i * b;
+    for (int p = Lp[i]; p < Lp[i + 1]; ++p) {
+      const long r = Li[p];
+      if (r <= i) continue;
+      const double v = Lx[p];
+      double* xr = W + r * b;
+      for (int c = 0; c < b; ++c) xr[c] -= xi[c] * v;
+    }
+  }
+  const Eigen::VectorXd& D = ldlt.vectorD();
+  for (long i = 0; i < n; ++i) {
+    const double f = 1.0 / D(i);
+    double* xi = W + i * b;
+    for (int c = 0; c < b; ++c) xi[c] = f * xi[c];
+  }
+  // unit upper solve with L', row by row from the bottom
+  for (long i = n - 1; i >= 0; --i) {
+    double* xi = W + i * b;
+    for (int p = Lp[i]; p < Lp[i + 1]; ++p) {
+      const long r = Li[p];
+      if (r <= i) continue;
+      const double v = Lx[p];
+      const double* xr = W + r * b;
+      for (int c = 0; c < b; ++c) xi[c] -= v * xr[c];
+    }
+  }
+}
+
+}  // namespace
+
+arma::mat sparse_ldlt_solve_panels(const ldlt_t& ldlt, const arma::mat& B, int panel, int n_threads) {
+  const long n = B.n_rows, k = B.n_cols;
+  if (n != ldlt.rows()) throw error("internal: right-hand side of the wrong size");
+  const int b = std::max(1, panel);
+  const long n_panels = (k + b - 1) / b;
+  const auto& P = ldlt.permutationP().indices();
+  const auto& Pinv = ldlt.permutationPinv().indices();
+  const bool perm = P.size() > 0;
+  arma::mat X(n, k);
+  parallel_items(n_panels, n_threads, [&](long j) {
+    const long c0 = j * b;
+    const int w = int(std::min<long>(b, k - c0));
+    std::vector<double> W(std::size_t(n) * w);
+    for (int c = 0; c < w; ++c) {
+      const double* src = B.colptr(c0 + c);
+      for (long i = 0; i < n; ++i) W[std::size_t(perm ? P(i) : i) * w + c] = src[i];
+    }
+    ldlt_solve_interleaved(ldlt, W.data(), n, w);
+    for (int c = 0; c < w; ++c) {
+      double* dst = X.colptr(c0 + c);
+      for (long i = 0; i < n; ++i) dst[perm ? Pinv(i) : i] = W[std::size_t(i) * w + c];
+    }
+  });
+  return X;
+}
+
+namespace {
+
+// (A0 + U C U')^{-1} x with A0 = Lloc + (mu + eps) I (sparse LDL'),
+// U = [1/sqrt(n), F], C = diag(tau - mu, -mu S), S = (F'F + gamma I)^{-1}:
+// y = A0^{-1} (x - U s), s = (I + C G)^{-1} C U' A0^{-1} x, G = U' A0^{-1} U.
+// The operator already includes the shift (set_shift is a check).
+class lgrm_woodbury_op {
+ public:
+  using Scalar = double;
+  lgrm_woodbury_op(const sp_mat_e& Lloc, const arma::mat& F, const arma::mat& S, double mu, double tau,
+                   double eps, int n_threads)
+      : n_(Lloc.rows()), r_(F.n_cols), eps_(eps), F_(F) {
+    sp_mat_e I(n_, n_);
+    I.setIdentity();
+    sp_mat_e A0 = Lloc + (mu + eps) * I;
+    A0.makeCompressed();
+    ldlt_.compute(A0);
+    if (ldlt_.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
+    const Eigen::VectorXd D = ldlt_.vectorD();
+    for (Eigen::Index i = 0; i < D.size(); ++i)
+      if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
+    C_.zeros(r_ + 1, r_ + 1);
+    C_(0, 0) = tau - mu;
+    C_.submat(1, 1, r_, r_) = -mu * S;
+    const arma::mat G = woodbury_gram(n_threads);
+    arma::mat T = lgrm_mult(C_, G);
+    T.diag() += 1.0;
+    // one LU factorisation for every application (a near-singular T falls
+    // back to its pseudo-inverse, the least-squares solution)
+    lu_.compute(detail::emat(T));
+    if (!(lu_.rcond() > 1e-14)) {
+      use_pinv_ = true;
+      Tpinv_ = arma::pinv(T);
+    }
+  }
+  Eigen::Index rows() const { return n_; }
+  Eigen::Index cols() const { return n_; }
+  void set_shift(double sigma) {
+    if (std::abs(sigma + eps_) > 1e-12 * std::max(1.0, eps_))
+      throw error("internal: the LGRM Woodbury operator has a fixed shift");
+  }
+  void perform_op(const double* x, double* y) const {
+    poll_.tick();
+    Eigen::Map<const Eigen::VectorXd> xv(x, n_);
+    const Eigen::VectorXd z = ldlt_.solve(xv);
+    const auto Fm = detail::emat(F_);
+    arma::vec u(r_ + 1);
+    u(0) = z.sum() / std::sqrt(double(n_));
+    Eigen::Map<Eigen::VectorXd>(u.memptr() + 1, r_).noalias() = Fm.transpose() * z;
+    const arma::vec t = C_ * u;
+    arma::vec s(r_ + 1);
+    if (use_pinv_) {
+      s = Tpinv_ * t;
+    } else {
+      Eigen::Map<Eigen::VectorXd>(s.memptr(), r_ + 1) =
+          lu_.solve(Eigen::Map<const Eigen::VectorXd>(t.memptr(), r_ + 1));
+    }
+    Eigen::VectorXd w = xv;
+    w.array() -= s(0) / std::sqrt(double(n_));
+    w.noalias() -= Fm * Eigen::Map<const Eigen::VectorXd>(s.memptr() + 1, r_);
+    Eigen::Map<Eigen::VectorXd>(y, n_) = ldlt_.solve(w);
+  }
+
+ private:
+  // G = U' A0^{-1} U, column panel by column panel of A0^{-1} U; each panel
+  // gives the upper part of its columns (G is symmetric), mirrored at the end.
+  arma::mat woodbury_gram(int n_threads) const {
+    const long k = long(r_) + 1;
+    const int b = 16;
+    const long n_panels = (k + b - 1) / b;
+    arma::mat G(k, k, arma::fill::zeros);
+    const double u0 = 1.0 / std::sqrt(double(n_));
+    const auto Fm = detail::emat(F_);
+    parallel_items(n_panels, n_threads, [&](long j) {
+      const long c0 = j * b, c1 = std::min(k, c0 + b);
+      arma::mat Bp(n_, c1 - c0);
+      for (long c = c0; c < c1; ++c) {
+        if (c == 0) Bp.col(0).fill(u0);
+        else Bp.col(c - c0) = F_.col(c - 1);
+      }
+      const arma::mat Zp = sparse_ldlt_solve_panels(ldlt_, Bp, b, 1);
+      const auto Zm = detail::emat(Zp);
+      // rows 0 .. c1 - 1 of U' Zp: the constant row, then F(:, 0 .. c1 - 2)' Zp
+      for (long c = c0; c < c1; ++c) G(0, c) = u0 * arma::accu(Zp.col(c - c0));
+      if (c1 > 1) {
+        Eigen::MatrixXd part = Fm.leftCols(c1 - 1).transpose() * Zm;
+        for (long c = c0; c < c1; ++c)
+          for (long i = 1; i < c1; ++i) G(i, c) = part(i - 1, c - c0);
+      }
+    });
+    for (long c = 0; c < k; ++c)
+      for (long i = c + 1; i < k; ++i) G(i, c) = G(c, i);
+    return G;
+  }
+
+  long n_;
+  arma::uword r_;
+  double eps_;
+  const arma::mat& F_;
+  ldlt_t ldlt_;
+  arma::mat C_, Tpinv_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  bool use_pinv_ = false;
+  detail::op_poller poll_;
+};
+
+}  // namespace
+
+lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,
+                                 int m, double gamma, double mu, const eig_options& o, int n_threads,
+                                 arma::uword& rank) {
+  const long n = Lloc.rows();
+  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
+  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
+  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
+  const arma::mat Wm12 = lgrm_inv_sqrt(WZ, rank);
+  const arma::uword r = WZ.n_rows;
+  // F = Phi = kappa(X, Z) W_Z^{-1/2}, by row blocks
+  arma::mat F(n, r);
+  const long blk = 2048;
+  const long n_blocks = (n + blk - 1) / blk;
+  parallel_items(n_blocks, n_threads, [&](long j) {
+    const arma::uword i0 = arma::uword(j * blk), i1 = arma::uword(std::min(n, (j + 1) * blk));
+    arma::mat Kb;
+    rows(i0, i1, Kb);
+    if (Kb.n_rows != i1 - i0 || Kb.n_cols != r) throw input_error("the landmark kernel has the wrong size");
+    detail::emat(F).middleRows(i0, i1 - i0).noalias() = detail::emat(Kb) * detail::emat(Wm12);
+  });
+  const arma::rowvec phibar = arma::mean(F, 0);
+  F.each_row() -= phibar;                   // F = H Phi
+  // F'F: fixed row chunks (the sum does not depend on the number of threads)
+  const long n_chunks = std::min<long>(8, std::max<long>(1, n / 4096));
+  std::vector<arma::mat> parts(n_chunks);
+  parallel_items(n_chunks, n_threads, [&](long j) {
+    const long i0 = n * j / n_chunks, i1 = n * (j + 1) / n_chunks;
+    parts[j].zeros(r, r);
+    detail::emat(parts[j]).selfadjointView<Eigen::Lower>().rankUpdate(
+        detail::emat(F).middleRows(i0, i1 - i0).transpose());
+  });
+  arma::mat FtF = std::move(parts[0]);
+  for (long j = 1; j < n_chunks; ++j) FtF += parts[j];
+  parts.clear();
+  detail::emat(FtF).triangularView<Eigen::StrictlyUpper>() = detail::emat(FtF).transpose();
+  arma::mat Sinv = FtF;
+  Sinv.diag() += gamma;
+  arma::mat S = arma::inv_sympd(Sinv);
+  S = 0.5 * (S + S.t());
+  const double trL = detail::sparse_trace(Lloc);
+  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
+  const double trFSF = arma::accu(S % FtF);
+  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
+  const double tau = 2.0 * trM / double(n);
+  const double eps = o.shift_eps * detail::shift_scale(trM, n);
+  lgrm_woodbury_op op(Lloc, F, S, mu, tau, eps, n_threads);
+  const long nev = m + 1;
+  const double sigma = -eps;
+  auto apply_M = [&](const arma::mat& V) {
+    // (M + tau 11'/n) V
+    arma::mat out = detail::sparse_times(Lloc, V);
+    arma::mat Vc = V;
+    Vc.each_row() -= arma::mean(V, 0);
+    out += mu * (Vc - F * (S * (F.t() * V)));
+    out += (tau / double(n)) * arma::repmat(arma::sum(V, 0), n, 1);
+    return out;
+  };
+  eigen_result res = eigs_operator_shift_invert(
+      op, nev, sigma, o,
+      [&]() -> eigen_result {
+        // the dense fallback holds n x n doubles twice
+        if (double(n) * double(n) * 16.0 > 8e9)
+          throw convergence_error("the shift-invert eigen-solve of the LGRM Nystrom path did not converge, "
+                                "and its dense fallback would need " +
+                                std::to_string(int(std::ceil(double(n) * double(n) * 16.0 / 1e9))) +
+                                " GB; use fewer points or change `landmarks`");
+        arma::mat Md = apply_M(arma::eye(n, n));
+        Md = 0.5 * (Md + Md.t());
+        return eig_dense(Md, eig_which::bottom, nev);
+      },
+      "spectra_shift_invert_woodbury");
+  lgrm_fit_result out;
+  out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
+  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
+  const arma::mat& Y = out.emb.Y;
+  const arma::mat FY = lgrm_mult(F, Y, true, false);   // r x m
+  const arma::mat Gm = S * FY;
+  out.beta = Wm12 * Gm;
+  out.c = arma::mean(Y, 0) - phibar * Gm;
+  out.global_method = "nystrom";
+  arma::mat Yc = Y;
+  Yc.each_row() -= arma::mean(Y, 0);
+  out.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
+  out.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
+  return out;
+}
+
+}  // namespace manifoldOOS
