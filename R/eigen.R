@@ -180,7 +180,7 @@ eigs_sym <- function(A, which = "bottom", m = 1L, B = NULL, center = FALSE, meth
   core(.mo_eigs_dense_auto(A, which, m, center, opts))
 }
 
-# Drop the trivial eigenpair (spec B.0) from an ascending bottom-(q+1) result
+# Drop the trivial eigenpair (the package eigen conventions) from an ascending bottom-(q+1) result
 # `res` (a list with values and vectors), given the known null vector and the
 # matrix scale trace/n. Errors when two eigenvalues are below the null
 # tolerance (disconnected graph). Returns `res` with q pairs and the dropped

@@ -1,4 +1,4 @@
-# Synthetic manifold data generators (spec-baselines section E).
+# Synthetic manifold data generators.
 #
 # Every generator returns a list with
 #   x      n x 3 matrix (columns x, y, z), noise included;

@@ -1,4 +1,4 @@
-# Neighbourhood graphs (spec A.3-A.8): construction, bandwidth rules,
+# Neighbourhood graphs (the graph conventions of ?neighbour_graph): construction, bandwidth rules,
 # connected components, Laplacians and geodesic distances.
 
 #' Neighbourhood graph
@@ -215,7 +215,7 @@ format_sizes <- function(sizes, max_show = 10L) {
   out
 }
 
-# Heat-kernel bandwidth from a rule (spec A.5), with the floor
+# Heat-kernel bandwidth from a rule (the bandwidth rules of ?neighbour_graph), with the floor
 # sigma >= 1e-12 * (largest distance seen) and a warning when it applies.
 graph_bandwidth <- function(X, rule, sigma, nb, threads) {
   if (rule == "user") return(sigma)
@@ -240,7 +240,7 @@ graph_bandwidth <- function(X, rule, sigma, nb, threads) {
 }
 
 # Classed error for a disconnected graph: component sizes and the smallest k
-# (or eps) that connects it (spec A.7).
+# (or eps) that connects it (the connectivity rule of ?neighbour_graph).
 graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads) {
   n <- nrow(X)
   head_msg <- sprintf("gives a neighbourhood graph with %d connected components (sizes %s)",

@@ -1,5 +1,5 @@
 # Linear projections with an explicit map: LPP, OLPP, NPE/NPP, ONPP
-# (spec B.10-B.13). One generalised-eigen path in the core
+# (He & Niyogi 2003; Cai et al. 2006; He et al. 2005; Kokiopoulou & Saad 2007). One generalised-eigen path in the core
 # (linear_projections.h); this file builds the graphs / LLE matrices and the
 # fit objects.
 
@@ -406,7 +406,7 @@ lp_progress_done <- function(verbose, label, res, t0, t1) {
   mo_progress(verbose, "%s: done", label, start = t0)
 }
 
-# LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (spec B.6).
+# LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (Roweis & Saul 2000).
 lle_cost <- function(X, k, reg) {
   nb <- knn(X, k)
   w <- core(.mo_reconstruction_weights(X, X, nb$idx, reg, matrix(0, 0, 0), default_threads()))

@@ -201,7 +201,7 @@ summary_extra.manifold_lle <- function(object) spectral_summary(object)
 
 # ---- helpers shared by lle(), ltsa() and laplacian_eigenmaps() ----------------
 
-# Self-kNN lists of X with the connectivity check of spec A.7 (the "or"
+# Self-kNN lists of X with the connectivity check of ?neighbour_graph (the "or"
 # symmetrisation of the kNN relation must be connected; the error names the
 # smallest k that connects it).
 local_neighbours <- function(X, k) {
@@ -273,7 +273,7 @@ print.mo_summary_lines <- function(x, ...) {
   invisible(x)
 }
 
-# Reconstruction-weight map (spec C.3) for a fit storing X_train, k and its
+# Reconstruction-weight map (Saul & Roweis 2003) for a fit storing X_train, k and its
 # embedding. Returns list(y, snapped).
 predict_reconstruction <- function(object, x, reg, snap) {
   threads <- default_threads()

@@ -1,4 +1,4 @@
-# Neighborhood preserving polynomial embedding (NPPE / SNPPE, spec 001) and
+# Neighborhood preserving polynomial embedding (NPPE / SNPPE, Qiao et al.) and
 # the kernel-extrapolation stand-in used as its comparison.
 
 # Number of polynomial features of degree 1..p on D coordinates.

@@ -1,4 +1,4 @@
-# Quality measures of embeddings (spec-baselines section D). The
+# Quality measures of embeddings. The
 # neighbourhood measures run row by row in C++ (inst/include/manifoldOOS/quality.h).
 
 # ---- validation -------------------------------------------------------------

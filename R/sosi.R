@@ -453,7 +453,7 @@ grid_keep <- function(jitter) {
   seq_len(min(length(jitter), max(3L, n_ok)))
 }
 
-# Scale selection (spec 3.5) with the RBF interpolating targets Tg at centres
+# Scale selection (Vural & Guillemot, sec. 3) with the RBF interpolating targets Tg at centres
 # A (the labelled points and their embedding in round 1); the regulariser is
 # summed over the labelled points X.
 select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_neighbors, clip_sd,

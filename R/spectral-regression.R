@@ -1,4 +1,4 @@
-# Spectral regression (SR, KSR) and kernel LPP (spec B.14-B.16): a graph
+# Spectral regression (SR, KSR) and kernel LPP (He & Niyogi 2003; Cai, He & Han 2007): a graph
 # embedding (Laplacian eigenmaps) followed by a (kernel) ridge regression that
 # gives the explicit out-of-sample map.
 

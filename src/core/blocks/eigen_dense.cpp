@@ -208,7 +208,7 @@ eigen_result geig_dense(const arma::mat& A, const arma::mat& B, eig_which which,
   return res;
 }
 
-// ---- trivial eigenvector (spec B.0) -----------------------------------------
+// ---- trivial eigenvector (the package eigen conventions) -----------------------------------------
 
 // `res` holds the bottom q + 1 pairs in ascending order of a Laplacian-type
 // problem whose known null vector is `null_vec` (1 for L, M_LLE, B_LTSA;

@@ -1,6 +1,6 @@
 // Dense coordinate work for graphs (R-free core): closest pairs between
-// connected components (spec A.7 "connect") and pairwise-distance summaries
-// for the bandwidth rules (spec A.5).
+// connected components (the connectivity rule of ?neighbour_graph "connect") and pairwise-distance summaries
+// for the bandwidth rules (the bandwidth rules of ?neighbour_graph).
 #include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 

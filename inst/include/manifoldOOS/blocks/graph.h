@@ -2,7 +2,7 @@
 // edge weights, bandwidth rules, connected components, connecting
 // components, graph Laplacians.
 //
-// Conventions (spec A.3-A.8): points are 0-based indices 0..n-1. Sparse
+// Conventions (the graph conventions of ?neighbour_graph): points are 0-based indices 0..n-1. Sparse
 // matrices are Eigen::SparseMatrix<double> in compressed column (CSC) form.
 // W(i, j) is the weight of the edge i -> j; W has a zero diagonal. Edges are
 // given by the sparsity *structure*: an edge may carry the value 0 (a
@@ -22,12 +22,12 @@
 
 namespace manifoldOOS {
 
-// Symmetrisation of a directed neighbour relation (spec A.4). A missing
+// Symmetrisation of a directed neighbour relation (?neighbour_graph). A missing
 // direction counts as weight 0 for "mean"; "min_and" keeps an edge only when
 // both directions exist; "max_or" keeps it when either exists.
 enum class symmetrize_rule { max_or, min_and, mean, none };
 
-// Edge weights (spec A.5): 1; exp(-d^2 / (2 sigma^2)); the length d.
+// Edge weights (the bandwidth rules of ?neighbour_graph): 1; exp(-d^2 / (2 sigma^2)); the length d.
 enum class weight_rule { binary, heat, distance };
 
 // Read-only view of a CSC sparse matrix (no ownership). For a symmetric
@@ -147,7 +147,7 @@ class union_find {
   int count_;
 };
 
-// ---- connecting components (spec A.7) -------------------------------------
+// ---- connecting components (the connectivity rule of ?neighbour_graph) -------------------------------------
 struct added_edge {
   int i;  // 0-based, i < j
   int j;

@@ -4,7 +4,7 @@
 // (src/knn.cpp) can be compiled on its own; knn.h adds the Armadillo
 // convenience layer on top.
 //
-// Canonical result (spec A.2): for each query the training indices sorted by
+// Canonical result (the canonical neighbour order documented in ?knn): for each query the training indices sorted by
 // (distance, index) lexicographically, where the distance is
 //   d(a, b) = sqrt(sum_{l = 0}^{p - 1} (a_l - b_l)^2)
 // summed in coordinate order on the coordinates as given (canonical_sqdist).

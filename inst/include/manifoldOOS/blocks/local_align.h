@@ -1,5 +1,5 @@
 // Bottom eigenvectors of an alignment matrix (LLE's M = (I - W)'(I - W),
-// LTSA's B) with the constant vector removed (spec B.0, B.6, B.9).
+// LTSA's B) with the constant vector removed (Roweis & Saul 2000; Zhang & Zha 2004).
 //
 // Both matrices are sparse, symmetric positive semidefinite and annihilate
 // the constant vector exactly (rows of W sum to one; every local
@@ -9,7 +9,7 @@
 //
 // Dropping the trivial vector. With tol_null = 1e-13 trace(M)/n:
 //   * the usual case (one eigenvalue below tol_null, first vector within
-//     |cos| > 1 - 1e-6 of the constant): the first pair is dropped, as spec B.0;
+//     |cos| > 1 - 1e-6 of the constant): the first pair is dropped, as the package eigen conventions;
 //   * otherwise, when the constant lies in the span of the q + 1 bottom
 //     vectors (it always does: it is an exact null vector), the constant
 //     direction is removed from that span and the remaining q-dimensional
@@ -19,11 +19,11 @@
 //     eigenvalues need (the solver may mix the constant with a neighbour);
 //   * q + 2 eigenvalues below tol_null: the embedding is not determined by the
 //     problem -> input_error.
-// The tolerance is smaller than spec B.0's 1e-9 trace/n on purpose: the
+// The tolerance is smaller than the package eigen conventions's 1e-9 trace/n on purpose: the
 // genuine bottom eigenvalues of LLE's M shrink quickly with n (measured on a
 // Swiss roll with k = 10: about 9e-12 at n = 20,000), while rounding-level
 // null eigenvalues stay near 1e-16 trace/n. Connectivity itself is checked
-// before (R level, spec A.7).
+// before (R level, the connectivity rule of ?neighbour_graph).
 #ifndef MANIFOLDOOS_LOCAL_ALIGN_H
 #define MANIFOLDOOS_LOCAL_ALIGN_H
 

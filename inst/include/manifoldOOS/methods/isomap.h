@@ -1,6 +1,6 @@
-// Isomap and landmark Isomap (spec B.4, B.5): geodesic distances on the
+// Isomap and landmark Isomap (Tenenbaum, de Silva & Langford 2000, B.5): geodesic distances on the
 // neighbourhood graph, landmark selection, and the geodesic rows of new
-// points used by the out-of-sample maps (spec C.1, C.2).
+// points used by the out-of-sample maps (Bengio et al. 2004, C.2).
 //
 // Geodesic storage: D is an m x n matrix (m reference points = landmarks or
 // all n training points) whose column i holds the geodesic distances from
@@ -157,7 +157,7 @@ inline void normalise_rows(arma::mat& Y, const arma::rowvec& center, const arma:
   }
 }
 
-// Landmark Isomap post-processing (spec B.5 step 5): centre the n
+// Landmark Isomap post-processing (de Silva & Tenenbaum 2003 step 5): centre the n
 // triangulated training coordinates and rotate them to their principal
 // axes (sign convention applied to the rotated columns). Returns the
 // normalised coordinates; center and R receive the transformation.

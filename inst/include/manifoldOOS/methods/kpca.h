@@ -1,5 +1,5 @@
-// Kernel PCA (spec B.2) with its exact out-of-sample projection, and the
-// Gower out-of-sample map of classical MDS on Euclidean data (spec B.3).
+// Kernel PCA (Schölkopf, Smola & Müller 1998) with its exact out-of-sample projection, and the
+// Gower out-of-sample map of classical MDS on Euclidean data (Torgerson 1952; Gower 1966).
 #ifndef MANIFOLDOOS_KPCA_H
 #define MANIFOLDOOS_KPCA_H
 

@@ -1,6 +1,6 @@
-// Laplacian eigenmaps (Belkin & Niyogi 2003; spec B.8) and their
-// out-of-sample maps: Bengio et al.'s Nystrom formula (spec C.1) and the
-// LELVM kernel average (spec C.4).
+// Laplacian eigenmaps (Belkin & Niyogi 2003; Belkin & Niyogi 2003) and their
+// out-of-sample maps: Bengio et al.'s Nystrom formula (Bengio et al. 2004) and the
+// LELVM kernel average (Carreira-Perpiñán & Lu 2007).
 //
 // Variants (W symmetric weights, d = W 1, D = diag(d)):
 //   generalized   L z = lambda D z, z' D z = 1 (D_norm), trivial z ~ 1;
@@ -19,7 +19,7 @@
 // Each Nystrom form is the eigen-equation of its problem solved for one row,
 // so the training kernel row of x_j returns y_j exactly. Heat weights are
 // evaluated as exp(-(d^2 - d_min^2) / (2 sigma^2)) inside every normalised
-// ratio (spec A.5 (iii)), so a far point gets the finite limit of the map and
+// ratio (the bandwidth rules of ?neighbour_graph), so a far point gets the finite limit of the map and
 // is flagged instead of producing 0/0.
 #ifndef MANIFOLDOOS_LE_H
 #define MANIFOLDOOS_LE_H

@@ -1,5 +1,5 @@
 // Local and global regressive mapping (LGRM; Yang, Nie, Xiang, Zhuang & Wang,
-// AAAI 2010; spec 000).
+// AAAI 2010).
 //
 //   * local term L_l = sum_i S_i A_i S_i' with, per clique N_i (x_i and its
 //     k - 1 nearest neighbours), the ridge-regression residual matrix of eq. 10
@@ -12,7 +12,7 @@
 //   * embedding: bottom ndim eigenvectors of M = L_loc + mu L_g with the
 //     constant null vector deflated (M + tau 11'/n, tau = 2 tr(M)/n);
 //   * out-of-sample map y(x) = beta' k(x) + c, one kernel row per new point.
-//   * Nystrom path (spec 4.3): K ~ Phi Phi', Phi = kappa(X, Z) W_Z^{-1/2};
+//   * Nystrom path (Nyström approximation, Williams & Seeger 2001): K ~ Phi Phi', Phi = kappa(X, Z) W_Z^{-1/2};
 //     L_g = H - F (F'F + gamma I)^{-1} F' with F = H Phi; the bottom
 //     eigenvectors by shift-invert Lanczos with a sparse LDL' of
 //     L_loc + (mu + eps) I and the Woodbury identity for the rank r + 1 rest
@@ -85,7 +85,7 @@ struct lgrm_local {
   long n_rank_deficient = 0;  // cliques whose p-th singular value < 1e-10 x the first
 };
 
-// A_i of one centred clique Ci (k x d), SVD form (spec 2.3, form 2), through
+// A_i of one centred clique Ci (k x d), SVD form (Yang et al. 2010, eq. 10), through
 // the k x k Gram matrix. Returns the singular values in `s` (descending).
 inline arma::mat lgrm_clique_matrix(const arma::mat& Ci, int p, double gamma, arma::vec& s) {
   const arma::uword k = Ci.n_rows;

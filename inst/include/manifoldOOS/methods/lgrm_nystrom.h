@@ -1,4 +1,4 @@
-// LGRM's Nystrom (landmark) path (spec 4.3), compiled in
+// LGRM's Nystrom (landmark) path (Williams & Seeger 2001), compiled in
 // src/core/methods/lgrm_nystrom.cpp.
 //
 // K ~ Phi Phi', Phi = kappa(X, Z) W_Z^{-1/2}; L_g = H - F (F'F + gamma I)^{-1} F'

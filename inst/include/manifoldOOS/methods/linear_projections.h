@@ -1,7 +1,7 @@
 // Linear projections with an explicit map (LPP, OLPP, NPE/NPP, ONPP) and the
 // regression steps of spectral regression (SR, KSR, kernel LPP).
 //
-// One generalised-eigen path serves every linear method (spec B.10-B.13):
+// One generalised-eigen path serves every linear method (He & Niyogi 2003; Cai et al. 2006; He et al. 2005; Kokiopoulou & Saad 2007):
 //
 //     Xc' N Xc a = lambda Xc' B Xc a     ("weighted" constraint A' Xc'B Xc A = I)
 //     Xc' N Xc a = lambda a              ("orthogonal" constraint A'A = I)

@@ -1,4 +1,4 @@
-// Locally linear embedding (Roweis & Saul 2000; spec B.6).
+// Locally linear embedding (Roweis & Saul 2000; Roweis & Saul 2000).
 //
 // Reconstruction weights come from reconstruction.h (trace-relative
 // regulariser, always on). The alignment matrix M = (I - W)'(I - W) is

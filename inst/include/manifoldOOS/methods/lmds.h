@@ -1,4 +1,4 @@
-// Out-of-sample maps of classical / landmark MDS (spec B.3, B.5, C.1, C.2).
+// Out-of-sample maps of classical / landmark MDS (Torgerson 1952; Gower 1966, B.5, C.1, C.2).
 // Armadillo only; shared by mds(), isomap() and landmark Isomap.
 //
 // A fitted (landmark) MDS keeps, for its m reference points (all training

@@ -1,4 +1,4 @@
-// Local tangent space alignment (Zhang & Zha 2004; spec B.9).
+// Local tangent space alignment (Zhang & Zha 2004; Zhang & Zha 2004).
 //
 // For every point i with neighbourhood N_i (k rows of X, normally including
 // x_i itself): centre the k x p block, Q_i = top-q eigenvectors of its k x k

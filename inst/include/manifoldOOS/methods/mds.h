@@ -1,9 +1,9 @@
 // Classical (Torgerson-Gower) MDS: the top q eigenpairs of
-// B = -1/2 H Delta^2 H (spec B.3), for a dense symmetric distance matrix
+// B = -1/2 H Delta^2 H (Torgerson 1952; Gower 1966), for a dense symmetric distance matrix
 // (Isomap's geodesics, landmark blocks) or for Euclidean data, where
 // B = X_c X_c' exactly.
 //
-// Paths (spec F.2): dense LAPACK on an explicit B when n <= dense_top_limit() (or
+// Paths (the package solver rules): dense LAPACK on an explicit B when n <= dense_top_limit() (or
 // when asked), otherwise matrix-free Lanczos whose operator squares and
 // double-centres on the fly, so neither Delta^2 nor B is ever formed (for
 // data, the operator is v -> X_c (X_c' v)).

@@ -1,5 +1,5 @@
 // Neighborhood preserving polynomial embedding (NPPE) and its simplified
-// (Hadamard) form SNPPE (Qiao, Zhang, Wang & Zhang; spec 001).
+// (Hadamard) form SNPPE (Qiao, Zhang, Wang & Zhang).
 //
 // Model: y(x) = V' (phi_p(x~) - phibar), x~ = (x - mu) ./ s, with phi_p the
 // polynomial features of degree 1..p of the standardised input:
@@ -11,8 +11,8 @@
 // the LLE cost matrix (built by the caller from reconstruction.h weights).
 // The generalised problem goes through linear_projection() (the NPE/ONPP
 // path): Cholesky of B = F'F when it is SPD, else range-restricted (the
-// spec's "svd" solver), optionally with a coefficient penalty eps I added to
-// A = F'MF (spec 001 puts the ridge on B; that makes null directions of F
+// "svd" solver), optionally with a coefficient penalty eps I added to
+// A = F'MF (Qiao et al. put the ridge on B; that makes null directions of F
 // optimal, see nppe_fit()).
 //
 // Features are generated recursively: every feature is its parent feature

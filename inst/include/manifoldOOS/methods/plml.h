@@ -16,7 +16,7 @@
 // 5. Final PCA of the merged global model.
 //
 // Two exact implementations of step 4: the low-cost q-dimensional path of
-// spec §1.7 (default) and the literal p-space path of §1.6 (tests, fidelity
+// Strange (2011, ch. 4) in q dimensions (default) and the literal p-space path of the thesis (tests, fidelity
 // options pivot = origin / own-axis targets).
 //
 // Header-only (Armadillo types cross no translation-unit boundary); the
@@ -62,7 +62,7 @@ struct plml_options {
   plml_variant variant = plml_variant::pp;
   plml_backalign backalign = plml_backalign::rigid;
   int root = -1;             // 0-based model index; -1: random (seed)
-  bool literal_path = false; // p-space path (spec §1.6) instead of §1.7
+  bool literal_path = false; // p-space path (the thesis, literally) instead of the q-dimensional form
   bool pivot_origin = false; // literal reading: rotate about the origin (p-space path only)
   bool own_axes = false;     // literal reading: target axes = the new model's own (p-space path only)
   int mst_knn = 0;           // 0: exact Euclidean MST (Prim); > 0: kNN-graph MST with this k
@@ -165,7 +165,7 @@ struct plml_result {
 
 inline plml_result plml_fit(const arma::mat& X, const plml_options& opt);
 
-// Per-model out-of-sample map (spec §1.11): new row x of Xnew -> the model
+// Per-model out-of-sample map (Strange 2011, ch. 4): new row x of Xnew -> the model
 // `model[i]` (0-based), y = alpha + ((x - m) U) G.
 inline arma::mat plml_model_map(const arma::mat& Xnew, const std::vector<int>& model,
                          const arma::mat& centres, const arma::cube& bases, const arma::cube& maps);
@@ -650,7 +650,7 @@ inline arma::mat full_rotation(const arma::mat& A, const arma::vec& w, const arm
 }
 
 // q x q matrix G = U_a' R U_b of a parallel-projection move a -> b, computed
-// without the p x p SVD when possible (spec §1.7).
+// without the p x p SVD when possible (the q-dimensional form).
 inline arma::mat forward_G(const local_models& lm, int a, int b, const arma::vec& w) {
   const arma::mat A = axis_source(lm, a);
   const arma::mat B = axis_target(lm, a, b, false);
@@ -710,7 +710,7 @@ inline void euler_merge(const std::vector<int>& walk, int c, const plml_options&
   }
 }
 
-// ---- merging: the q-dimensional path (spec §1.7) --------------------------------
+// ---- merging: the q-dimensional path --------------------------------
 inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const std::vector<int>& walk,
                      const plml_options& opt, int& nf, int& nb) {
   const int c = lm.centres.n_rows, q = opt.q;
@@ -761,7 +761,7 @@ inline arma::mat merge_fast(const arma::mat& X, const local_models& lm, const st
   return Y;
 }
 
-// ---- merging: the literal p-space path (spec §1.6) --------------------------------
+// ---- merging: the literal p-space path (the thesis) --------------------------------
 inline arma::mat merge_pspace(const arma::mat& X, const local_models& lm, const std::vector<int>& walk,
                        const plml_options& opt, int& nf, int& nb) {
   const int c = lm.centres.n_rows, q = opt.q;

@@ -1,7 +1,7 @@
 // SOSI: supervised embeddings (Raducanu-Dornaika supervised Laplacian
 // eigenmaps, a nonlinear Fisher-like ratio) and semi-supervised
 // out-of-sample interpolation with progressive addition of confident test
-// points (Vural & Guillemot 2015; spec-002).
+// points (Vural & Guillemot 2015).
 //
 // Conventions: rows are points; labels are 0-based class codes 0..M-1.
 // The Gaussian RBF profile of the paper is phi(||x - a|| / s) =
@@ -50,7 +50,7 @@ inline chol_solution chol_solve_jitter(const arma::mat& Phi, const arma::mat& Y,
   return kernel_chol_solve(Phi, Y, ridge, jitter0, 1e-8, 31, "the RBF kernel matrix");
 }
 
-// ---- supervised graphs (spec 2.2) ---------------------------------------------
+// ---- supervised graphs (Vural & Guillemot, sec. 2) ---------------------------------------------
 struct supervised_graphs {
   arma::mat Ww, Wb;
   long n_guarded = 0;  // points that had no within-class neighbour (guard edge added)
@@ -165,7 +165,7 @@ inline embedding_result sle_embed(const arma::mat& Ww, const arma::mat& Wb, int 
   return out;
 }
 
-// ---- nonlinear Fisher-like ratio (eq. 2, spec 2.3) ---------------------------------
+// ---- nonlinear Fisher-like ratio (Vural & Guillemot, eq. 2) ---------------------------------
 inline embedding_result fisher_embed(const arma::mat& Ww, const arma::mat& Wb, int d, double eps_rel) {
   const arma::uword n = Ww.n_rows;
   const arma::vec dw = arma::sum(Ww, 1);
@@ -187,7 +187,7 @@ inline embedding_result fisher_embed(const arma::mat& Ww, const arma::mat& Wb, i
   return out;
 }
 
-// ---- direction neighbour sets and separable pairs (spec 3.2) -----------------------
+// ---- direction neighbour sets and separable pairs (Vural & Guillemot, sec. 3) -----------------------
 // nb[i]: labelled neighbours of training point i used as directions; per_class
 // = the k_dir nearest of every class (excluding i), else the k_dir nearest overall.
 inline std::vector<std::vector<int>> direction_sets(const arma::mat& D2, const arma::ivec& labels,
@@ -388,7 +388,7 @@ inline grid_result regularizer_grid(const reg_context& ctx, const arma::mat& T, 
   return out;
 }
 
-// ---- golden-section refinement of the line search (spec 3.5 step 4) -----------------------
+// ---- golden-section refinement of the line search (Vural & Guillemot, sec. 3) -----------------------
 // Criterion G_k - lambda D_k of dimension k at scale s (interpolating column k
 // of T at the centres of ctx); +Inf when the kernel matrix needs a jitter
 // above max_jitter (the grid drops such scales too).

@@ -1,5 +1,5 @@
 // GOoSE, the generalised out-of-sample extension (Strange & Zwiggelaar,
-// AAAI 2011; Strange, PhD thesis 2011, ch. 5), spec-003 section 5.2.
+// AAAI 2011; Strange, PhD thesis 2011, ch. 5, section 5.2).
 //
 // For a new point x with training neighbours X_N (k x p) and their embedding
 // Y_N (k x q): local PCA of X_N gives V (p x q); the projected, centred

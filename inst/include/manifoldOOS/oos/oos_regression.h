@@ -1,5 +1,5 @@
-// Global regression out-of-sample maps for any embedding (spec-baselines
-// C.5-C.7, spec-004 section 4): linearization (least squares, optional
+// Global regression out-of-sample maps for any embedding (the baselines of
+// Raducanu & Dornaika's sparse-coding OOS, section 4): linearization (least squares, optional
 // intercept and ridge), RBF network (one Gaussian per training point,
 // interpolation) and kernel ridge regression.
 #ifndef MANIFOLDOOS_OOS_REGRESSION_H
@@ -72,7 +72,7 @@ inline arma::mat kernel_solve(const arma::mat& K, const arma::mat& Yc, double la
   return std::move(s.C);
 }
 
-// RBF network (Elgammal & Lee; spec-004 section 4): phi_i(x) = exp(-||x - x_i||^2 / s),
+// RBF network (Elgammal & Lee; Raducanu & Dornaika, section 4): phi_i(x) = exp(-||x - x_i||^2 / s),
 // C = (Phi + ridge I)^{-1} Y (ridge = 0 is plain interpolation; jitter from
 // 1e-12 tr(Phi)/n when Phi is numerically singular), y(x) = phi(x)^T C.
 struct kernel_map {

@@ -1,8 +1,8 @@
-// Quality measures of embeddings (spec-baselines section D): ranks,
+// Quality measures of embeddings (quality measures): ranks,
 // co-ranking, trustworthiness/continuity, Q_NX, residual variance,
 // Procrustes alignment.
 //
-// Rows are points. Ranks follow spec D.1: the rank of j from i counts the
+// Rows are points. Ranks follow the rank conventions of coranking(): the rank of j from i counts the
 // other points strictly closer, ties broken by the smaller index, self
 // excluded. Everything neighbourhood-based is computed row by row (distance
 // row of point i in X and in Y, partial selection of the K_max nearest, exact
@@ -194,7 +194,7 @@ inline void ranks_scan(const double* d, uword n, uword i, const std::vector<rkey
   }
 }
 
-// Normaliser of trustworthiness/continuity (spec D.3), valid for 1 <= K <= n-2.
+// Normaliser of trustworthiness/continuity (Venna & Kaski 2006), valid for 1 <= K <= n-2.
 inline double tc_normaliser(double n, double K) {
   if (2.0 * K < n) return 2.0 / (n * K * (2.0 * n - 3.0 * K - 1.0));
   return 2.0 / (n * (n - K) * (n - K - 1.0));
