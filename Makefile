@@ -55,7 +55,7 @@ document:
 check: deps-check
 	rm -rf check && mkdir -p check
 	cd check && MAKEFLAGS=-j$(JOBS) $(R) CMD build .. && \
-	  MAKEFLAGS=-j$(JOBS) _R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_SYSTEM_CLOCK_=0 $(R) CMD check --as-cran --no-manual $(TARBALL)
+	  MAKEFLAGS=-j$(JOBS) _R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_SYSTEM_CLOCK_=0 _R_CHECK_CRAN_INCOMING_REMOTE_=false $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
 # the documentation site, built offline into docs/ (pkgdown)
