@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -35,9 +36,15 @@ arma::mat grid_points(int side, int p) {
   return X;
 }
 
+// Standard normal points from a seeded std::mt19937 (not the C library's
+// rand(), which packages must not call).
 arma::mat random_points(arma::uword n, arma::uword p, unsigned seed) {
-  arma::arma_rng::set_seed(seed);
-  return arma::randn<arma::mat>(n, p);
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  arma::mat X(n, p);
+  for (arma::uword j = 0; j < p; ++j)
+    for (arma::uword i = 0; i < n; ++i) X(i, j) = normal(gen);
+  return X;
 }
 
 // Brute-force reference: sort all (distance, index) pairs.
@@ -138,15 +145,16 @@ context("kNN block") {
 context("shortest paths block") {
   test_that("Dijkstra from every source equals Floyd-Warshall on random graphs with ties") {
     for (unsigned seed = 1; seed <= 5; ++seed) {
-      arma::arma_rng::set_seed(seed);
+      std::mt19937 gen(seed);
+      std::uniform_real_distribution<double> unif(0.0, 1.0);
       const int n = 25;
       arma::mat W(n, n);
       W.fill(std::numeric_limits<double>::infinity());
       for (int i = 0; i < n; ++i) {
         for (int j = i + 1; j < n; ++j) {
-          if (arma::randu() < 0.15) {
+          if (unif(gen) < 0.15) {
             // integer lengths (including 0): many equal-length paths
-            const double w = std::floor(arma::randu() * 4.0);
+            const double w = std::floor(unif(gen) * 4.0);
             W(i, j) = W(j, i) = w;
           }
         }
