@@ -131,7 +131,8 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #' sqrt(mean((y_new - roll$truth[-train, ])^2))
 #' # an embedding computed elsewhere, e.g. UMAP
 #' if (requireNamespace("uwot", quietly = TRUE)) {
-#'   Yu <- uwot::umap(roll$x[train, ], n_neighbors = 15, seed = 1)
+#'   set.seed(1)
+#'   Yu <- uwot::umap(roll$x[train, ], n_neighbors = 15)
 #'   um <- oos_map(roll$x[train, ], Yu, method = "goose")
 #'   head(predict(um, roll$x[-train, ]))
 #' }
