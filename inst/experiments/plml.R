@@ -21,7 +21,9 @@ args <- commandArgs(trailingOnly = TRUE)
 out_dir <- if (length(args) >= 1L && args[1] != "quick" && !startsWith(args[1], "only=")) args[1] else "inst/experiments/results"
 quick <- "quick" %in% args
 # "only=icmla10_table1,bmvc10_table1,images" runs those tables alone (names as
-# in plml_<table>.csv); the session info then goes to plml_sessionInfo_part.txt
+# in plml_<table>.csv); the session info then goes to
+# plml_sessionInfo_<table>+<table>....txt (earlier partial runs wrote
+# plml_sessionInfo_part.txt)
 only <- sub("^only=", "", grep("^only=", args, value = TRUE))
 only <- if (length(only)) strsplit(only[1], ",", fixed = TRUE)[[1]] else character()
 want <- function(table) !length(only) || table %in% only
@@ -275,4 +277,5 @@ if (want("images")) {
 }
 
 writeLines(c(cmd, paste("seed:", seed), capture.output(sessionInfo())),
-           file.path(out_dir, if (length(only)) "plml_sessionInfo_part.txt" else "plml_sessionInfo.txt"))
+           file.path(out_dir, if (length(only)) sprintf("plml_sessionInfo_%s.txt", paste(only, collapse = "+"))
+                              else "plml_sessionInfo.txt"))
