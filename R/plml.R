@@ -32,6 +32,13 @@
 #'    points neither seeding is consistently better (random seeds had the
 #'    lower objective in 5 of 9 runs; the ratio ranged from 0.96 to 1.03).
 #'    `n_start` restarts (the lowest objective is kept).
+#'    `cluster = "gmm"` (IHM's Swiss-roll clustering, BMVC 2010): the hard
+#'    partition of a Gaussian mixture whose number of components is chosen
+#'    by MDL, starting from `n_components` (see [gmm_cluster()]; the model
+#'    size `k` then only sets the default `n_components = floor(n / k)`);
+#'    clusters smaller than `h` (default `ndim + 1` here) are merged into
+#'    the cluster with the nearest centroid. `fit$gmm` keeps the mixture's
+#'    MDL table.
 #'    **Contiguity** (`contiguous`, default `TRUE` for `"pp"`): to fill every
 #'    cluster to `h` points the assignment sometimes gives a cluster a few
 #'    points from another fold of the manifold (on dense Swiss rolls, a
@@ -103,14 +110,17 @@
 #' @param ndim Target dimension.
 #' @param k Model size: the number of models is `floor(n / k)`.
 #' @param variant `"pp"` (parallel projections = PLML, default) or `"ihm"`.
-#' @param cluster `"constrained"` (default) or `"kmeans_merge"`.
+#' @param cluster `"constrained"` (default), `"kmeans_merge"` or `"gmm"`.
 #' @param topology `"point_mst"` (default for `"pp"`) or `"centroid_mst"`
 #'   (default for `"ihm"`).
 #' @param root Starting model (an index into the models, 1-based); `NULL`
 #'   draws one at random (using `seed`).
 #' @param seed Seed for the k-means++ seeding and the random root; `NULL`
 #'   draws one from R's random number generator (so [set.seed()] applies).
-#' @param h Minimum cluster size (`NULL`: `k`).
+#' @param h Minimum cluster size (`NULL`: `k`; `ndim + 1` for
+#'   `cluster = "gmm"`).
+#' @param n_components Initial number of mixture components for
+#'   `cluster = "gmm"` (`NULL`: `floor(n / k)`; BMVC 2010 used 32).
 #' @param backalign What a backward move does: `"rigid"` (default for
 #'   `"pp"`), `"similarity"` (rigid plus an isotropic scale) or `"none"`
 #'   (default for `"ihm"`: the move is an ordinary projection).
@@ -180,7 +190,8 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  path = c("fast", "pspace"), pivot = c("model", "origin"),
                  axis_target = c("projected", "own"), n_start = 1L, max_iter = 50L,
                  init = c("auto", "kmeans++", "random"), lloyd_iter = 0L,
-                 n_candidates = 16L, contiguous = NULL, goose_k = 10L, n_threads = default_threads(),
+                 n_candidates = 16L, contiguous = NULL, n_components = NULL, goose_k = 10L,
+                 n_threads = default_threads(),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
@@ -201,13 +212,14 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                              n, k))
   }
   variant <- check_choice(variant, c("pp", "ihm"), "variant")
-  cluster <- check_choice(cluster, c("constrained", "kmeans_merge"), "cluster")
+  cluster <- check_choice(cluster, c("constrained", "kmeans_merge", "gmm"), "cluster")
   topology <- if (is.null(topology)) (if (variant == "pp") "point_mst" else "centroid_mst")
               else check_choice(topology, c("point_mst", "centroid_mst"), "topology")
   backalign <- if (is.null(backalign)) (if (variant == "pp") "rigid" else "none")
                else check_choice(backalign, c("rigid", "similarity", "none"), "backalign")
-  h <- if (is.null(h)) k else check_number(h, "h", lower = 1, upper = n, integer = TRUE)
-  if ((n %/% k) * h > n) abort_input("h", sprintf("is too large: floor(n / k) * h = %d exceeds n = %d.",
+  h <- if (is.null(h)) (if (cluster == "gmm") ndim + 1L else k)
+       else check_number(h, "h", lower = 1, upper = n, integer = TRUE)
+  if (cluster != "gmm" && (n %/% k) * h > n) abort_input("h", sprintf("is too large: floor(n / k) * h = %d exceeds n = %d.",
                                                    (n %/% k) * h, n))
   root <- if (is.null(root)) 0L else check_number(root, "root", lower = 1, integer = TRUE)
   if (is.null(seed)) seed <- sample.int(.Machine$integer.max, 1L)
@@ -225,11 +237,27 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
   goose_k <- check_number(goose_k, "goose_k", lower = ndim + 1, integer = TRUE)
   contiguous <- if (is.null(contiguous)) variant == "pp" else check_flag(contiguous, "contiguous")
   n_threads <- check_threads(n_threads)
+  gmm <- NULL
+  labels <- integer()
+  if (cluster == "gmm") {
+    n_components <- if (is.null(n_components)) n %/% k
+                    else check_number(n_components, "n_components", lower = 2, upper = n, integer = TRUE)
+    gmm <- gmm_cluster(X, n_components = n_components, seed = seed)
+    labels <- merge_small_clusters(X, gmm$labels, h)
+    if (max(labels) < 2L) {
+      abort_input("n_components", sprintf(paste0(
+        "gave a single cluster of at least h = %d points (the mixture chose %d component%s); ",
+        "PLML needs two models. Use more components, a smaller `h` or another `cluster`."),
+        h, gmm$n_clusters, if (gmm$n_clusters == 1L) "" else "s"))
+    }
+  }
   opts <- list(q = ndim, k = k, h = h, cluster = cluster, topology = topology, variant = variant,
                backalign = backalign, root = root, literal_path = path == "pspace",
                pivot_origin = pivot == "origin", own_axes = axis_target == "own",
                mst_knn = mst_knn, n_start = n_start, max_iter = max_iter, init = init, lloyd_iter = lloyd_iter,
-               n_candidates = n_candidates, seed = seed, n_threads = n_threads, contiguous = contiguous)
+               n_candidates = n_candidates, seed = seed, n_threads = n_threads, contiguous = contiguous,
+               labels = labels)
+  if (cluster == "gmm") opts$cluster <- "given"
   t0 <- mo_progress(verbose, "PLML (%s): %d points x %d features -> %d dimensions (k = %d, %s clustering, %s)",
                     variant, n, ncol(X), ndim, k, cluster,
                     if (mst_knn > 0) sprintf("kNN-graph MST, %d neighbours", mst_knn) else "exact MST")
@@ -254,7 +282,8 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
     embedding = m$Y, X = X,
     params = list(knn_method = knn_method, k = k, variant = variant, cluster = cluster, topology = topology,
                   backalign = backalign, h = h, root = m$root, seed = seed, mst_knn = mst_knn,
-                  init = init, contiguous = contiguous),
+                  init = init, contiguous = contiguous,
+                  n_components = if (cluster == "gmm") n_components),
     oos_default = "goose", oos_available = c("goose", "model"),
     fit_time = res$time, call = call,
     X_train = X, goose_k = goose_k, labels = m$label, n_models = m$n_clusters,
@@ -266,7 +295,8 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                                  dimnames = list(NULL, c("paths", "phases", "seconds")))),
     n_rank_deficient = as.integer(m$n_rank_deficient),
     moves = c(forward = m$n_forward, backward = m$n_backward),
-    n_moved = as.integer(m$n_moved)
+    n_moved = as.integer(m$n_moved),
+    gmm = if (!is.null(gmm)) list(n_clusters = gmm$n_clusters, mdl = gmm$mdl, loglik = gmm$loglik)
   )
 }
 
@@ -340,4 +370,19 @@ plot.manifold_plml <- function(x, what = c("embedding", "models"), ...) {
 plml_init <- function(init, cluster, n) {
   if (init != "auto") return(init)
   if (cluster == "constrained" && n > 20000L) "random" else "kmeans++"
+}
+
+# Merge every cluster smaller than h, smallest first, into the cluster with the
+# nearest centroid; labels renumbered 1..c without gaps.
+merge_small_clusters <- function(X, labels, h) {
+  repeat {
+    labels <- match(labels, sort(unique(labels)))
+    size <- tabulate(labels)
+    if (length(size) < 2L || min(size) >= h) return(labels)
+    small <- which.min(size)
+    cen <- rowsum(X, labels) / size
+    d <- colSums((t(cen) - cen[small, ])^2)
+    d[small] <- Inf
+    labels[labels == small] <- which.min(d)
+  }
 }

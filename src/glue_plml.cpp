@@ -37,7 +37,13 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
     o.h = Rcpp::as<int>(opts["h"]);
     const std::string cl = Rcpp::as<std::string>(opts["cluster"]);
     o.cluster = cl == "kmeans_merge" ? manifoldOOS::plml_cluster::kmeans_merge
-                                     : manifoldOOS::plml_cluster::constrained;
+                : cl == "given"          ? manifoldOOS::plml_cluster::given
+                                         : manifoldOOS::plml_cluster::constrained;
+    if (cl == "given") {
+      const Rcpp::IntegerVector lab1 = opts["labels"];  // 1-based
+      o.labels.resize(lab1.size());
+      for (R_xlen_t i = 0; i < lab1.size(); ++i) o.labels[i] = lab1[i] - 1;
+    }
     const std::string top = Rcpp::as<std::string>(opts["topology"]);
     o.topology = top == "centroid_mst" ? manifoldOOS::plml_topology::centroid_mst
                                        : manifoldOOS::plml_topology::point_mst;

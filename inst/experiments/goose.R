@@ -4,7 +4,9 @@
 #
 # Full size:   Rscript inst/experiments/goose.R
 # Options:     --n=2000 --runs=10 --folds=10 --out=inst/experiments/results
-#              --parts=kstudy,flows,table51[,scale] --methods=Isomap,LLE,LTSA,PCA,PLML
+#              --parts=kstudy,flows,table51[,scale,restrict,plmlflows,aaai_k,aaai_faces]
+#              --methods=Isomap,LLE,LTSA,PCA,PLML
+# (aaai_faces needs the ISOFaces images: image_data_path(), MANIFOLDOOS_DATA)
 #
 # Sourcing this file with GOOSE_NO_MAIN <- TRUE defined only defines the
 # functions (the vignette runs reduced sizes live).
@@ -41,15 +43,35 @@ goose_k_study <- function(n = 2000, ks = 3:19, runs = 10, seed = 1) {
   do.call(rbind, out)
 }
 
+# AAAI11 A1: the same with an LTSA embedding of all n points (k_embed) as the
+# target (the training rows' LTSA coordinates as Y, the held-out rows' as the
+# reference: the "restrict" protocol below).
+goose_k_study_embedding <- function(method = "LTSA", n = 2000, ks = 3:19, runs = 10, k_embed = 8, seed = 1) {
+  out <- list()
+  for (r in seq_len(runs)) {
+    roll <- swiss_roll(n, seed = seed + r)
+    Yb <- embedding(embed_with(method, roll$x, k_embed))
+    set.seed(seed + 100 + r)
+    tr <- sort(sample.int(n, n %/% 2))
+    for (k in ks) {
+      y <- predict(oos_map(roll$x[tr, ], Yb[tr, ], method = "goose", k = k), roll$x[-tr, ])
+      out[[length(out) + 1]] <- data.frame(embedding = method, run = r, k = k,
+        error = oos_error(y, Yb[-tr, ], Yb[tr, ], Yb[tr, ], type = "goose", align = "none"))
+    }
+  }
+  do.call(rbind, out)
+}
+
 # ---- embeddings -----------------------------------------------------------------------
 has_plml <- function() exists("plml", envir = asNamespace("manifoldOOS"), inherits = FALSE)
 
-embed_with <- function(method, X, k = 12) {
+embed_with <- function(method, X, k = 12, ndim = 2) {
   switch(method,
-    Isomap = isomap(X, ndim = 2, k = k),
-    LLE = lle(X, ndim = 2, k = k),
-    LTSA = ltsa(X, ndim = 2, k = k),
-    PCA = pca(X, ndim = 2),
+    Isomap = isomap(X, ndim = ndim, k = k),
+    LLE = lle(X, ndim = ndim, k = k),
+    LTSA = ltsa(X, ndim = ndim, k = k),
+    LE = laplacian_eigenmaps(X, ndim = ndim, k = k),
+    PCA = pca(X, ndim = ndim),
     PLML = get("plml", envir = asNamespace("manifoldOOS"))(X, ndim = 2, k = 9, seed = 1))
 }
 
@@ -63,22 +85,40 @@ aligned_reference <- function(Y_batch, tr, Y_train) {
   sweep(pr$scale * Yb %*% pr$rotation, 2, pr$translation, "+")
 }
 
+# Two protocols. "reembed" (the thesis's: AAAI11 "a manifold learning
+# algorithm was then used to obtain the full low-dimensional embedding as well
+# as the training set's"): the training rows are embedded on their own and the
+# reference is the aligned batch embedding, so every error also contains the
+# difference between the two embeddings, which no out-of-sample rule can
+# remove. "restrict": the training embedding is the batch embedding's
+# training rows and the reference its held-out rows, exactly and in the same
+# frame and scale for both maps: the error is the map's alone.
+
 # ---- E5.2 / AAAI flows: one split, GOoSE vs Yang (and the method's own rule) ------------
 goose_flow <- function(method = "Isomap", n = 2000, n_train = 1500, k_embed = 12, k_goose = 10,
-                       sigma = 10, seed = 1) {
+                       sigma = 10, seed = 1, protocol = c("reembed", "restrict")) {
+  protocol <- match.arg(protocol)
   roll <- swiss_roll(n, seed = seed)
   set.seed(seed + 7)
   tr <- sort(sample.int(n, n_train))
-  fit <- embed_with(method, roll$x[tr, ], k_embed)
-  Ytr <- embedding(fit)
-  ref <- aligned_reference(embedding(embed_with(method, roll$x, k_embed)), tr, Ytr)
+  if (protocol == "reembed") {
+    fit <- embed_with(method, roll$x[tr, ], k_embed)
+    Ytr <- embedding(fit)
+    ref <- aligned_reference(embedding(embed_with(method, roll$x, k_embed)), tr, Ytr)
+  } else {
+    Yb <- embedding(embed_with(method, roll$x, k_embed))
+    Ytr <- Yb[tr, , drop = FALSE]
+    ref <- Yb[-tr, , drop = FALSE]
+  }
   new <- roll$x[-tr, ]
   preds <- list(
     GOoSE = predict(oos_map(roll$x[tr, ], Ytr, method = "goose", k = k_goose), new),
     Yang = predict(yang_map(roll$x[tr, ], Ytr, sigma = sigma), new))
-  native <- fit$oos$default
-  if (method == "Isomap" && "nystrom" %in% fit$oos$available) native <- "nystrom"
-  preds[[paste0("native (", native, ")")]] <- predict(fit, new, method = native)
+  if (protocol == "reembed") {
+    native <- fit$oos$default
+    if (method == "Isomap" && "nystrom" %in% fit$oos$available) native <- "nystrom"
+    preds[[paste0("native (", native, ")")]] <- predict(fit, new, method = native)
+  }
   err <- vapply(preds, function(p) oos_error(p, ref, Ytr, Ytr, type = "goose", align = "none"), 0)
   list(method = method, train = Ytr, reference = ref, predictions = preds, errors = err,
        color = roll$color[-tr], color_train = roll$color[tr])
@@ -103,8 +143,10 @@ plot_flow <- function(fl, which = names(fl$predictions), ...) {
 # ratio of their errors does not change), but not to a per-axis one, which
 # is how toolboxes that standardise their output would see the comparison.
 table_5_1 <- function(n = 2000, folds = 10, methods = c("Isomap", "LLE", "LTSA", "PCA", "PLML"),
-                      k_embed = 12, k_goose = 10, sigma = 10, seed = 1, scale = c("none", "unit_var")) {
+                      k_embed = 12, k_goose = 10, sigma = 10, seed = 1, scale = c("none", "unit_var"),
+                      protocol = c("reembed", "restrict")) {
   scale <- match.arg(scale)
+  protocol <- match.arg(protocol)
   rescale <- function(Y) if (scale == "unit_var") sweep(Y, 2, apply(Y, 2, stats::sd), "/") else Y
   roll <- swiss_roll(n, seed = seed)
   set.seed(seed + 11)
@@ -115,14 +157,52 @@ table_5_1 <- function(n = 2000, folds = 10, methods = c("Isomap", "LLE", "LTSA",
     Yb <- rescale(embedding(embed_with(m, roll$x, k_embed)))
     for (f in seq_len(folds)) {
       tr <- which(fold != f)
-      Ytr <- rescale(embedding(embed_with(m, roll$x[tr, ], k_embed)))
-      ref <- aligned_reference(Yb, tr, Ytr)
+      if (protocol == "reembed") {
+        Ytr <- rescale(embedding(embed_with(m, roll$x[tr, ], k_embed)))
+        ref <- aligned_reference(Yb, tr, Ytr)
+      } else {
+        Ytr <- Yb[tr, , drop = FALSE]
+        ref <- Yb[-tr, , drop = FALSE]
+      }
       new <- roll$x[-tr, ]
       yg <- predict(oos_map(roll$x[tr, ], Ytr, method = "goose", k = k_goose), new)
       yy <- predict(yang_map(roll$x[tr, ], Ytr, sigma = sigma), new)
-      out[[length(out) + 1]] <- data.frame(embedding = m, fold = f, scale = scale,
+      out[[length(out) + 1]] <- data.frame(embedding = m, fold = f, scale = scale, protocol = protocol,
         Yang = oos_error(yy, ref, Ytr, Ytr, type = "goose", align = "none"),
         GOoSE = oos_error(yg, ref, Ytr, Ytr, type = "goose", align = "none"))
+    }
+  }
+  do.call(rbind, out)
+}
+
+# ---- AAAI11 A5: ISOMAP faces, 10-fold CV, GOoSE (minimum over k) vs each
+# method's own extension (LLE, LTSA: Saul and Roweis' reconstruction
+# weights; Laplacian eigenmaps: Bengio et al.'s Nystrom formula), embedding
+# k = 8, intrinsic dimension 4; "reembed" protocol (training rows embedded on
+# their own, reference = the aligned batch embedding).
+aaai_faces <- function(x, folds = 10, methods = c("LLE", "LTSA", "LE"), k_embed = 8, ndim = 4,
+                       ks = 3:19, seed = 1) {
+  n <- nrow(x)
+  ks <- ks[ks > ndim]  # GOoSE needs k >= ndim + 1
+  set.seed(seed + 13)
+  fold <- sample(rep_len(seq_len(folds), n))
+  out <- list()
+  for (m in methods) {
+    Yb <- embedding(embed_with(m, x, k_embed, ndim))
+    for (f in seq_len(folds)) {
+      tr <- which(fold != f)
+      fit <- embed_with(m, x[tr, ], k_embed, ndim)
+      Ytr <- embedding(fit)
+      ref <- aligned_reference(Yb, tr, Ytr)
+      new <- x[-tr, , drop = FALSE]
+      eg <- vapply(ks, function(k) {
+        oos_error(predict(oos_map(x[tr, ], Ytr, method = "goose", k = k), new), ref, Ytr, Ytr,
+                  type = "goose", align = "none")
+      }, 0)
+      en <- oos_error(predict(fit, new, method = fit$oos$default), ref, Ytr, Ytr, type = "goose", align = "none")
+      out[[length(out) + 1]] <- data.frame(embedding = m, fold = f, native_rule = fit$oos$default,
+                                           native = en, goose_min = min(eg), goose_k = ks[which.min(eg)],
+                                           goose_k10 = eg[ks == 10])
     }
   }
   do.call(rbind, out)
@@ -172,6 +252,7 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
   if ("table51" %in% parts) {
     cv <- table_5_1(n = n, folds = folds, methods = methods51)
     cv$scale <- NULL
+    cv$protocol <- NULL
     f51 <- file.path(out_dir, "goose-table-5-1.csv")
     if (file.exists(f51)) {
       old <- utils::read.csv(f51)
@@ -184,11 +265,41 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
                 table_5_1(n = n, folds = folds, methods = c("LLE", "LTSA", "PCA"), scale = "unit_var"))
     utils::write.csv(sc, file.path(out_dir, "goose-table-5-1-scale.csv"), row.names = FALSE)
   }
+  if ("restrict" %in% parts) {
+    # Table 5.1 with the "restrict" protocol: both maps get the batch
+    # embedding's training rows and are scored on its held-out rows
+    rs <- table_5_1(n = n, folds = folds, methods = methods51, protocol = "restrict")
+    utils::write.csv(rs, file.path(out_dir, "goose-table-5-1-restrict.csv"), row.names = FALSE)
+  }
+  if ("plmlflows" %in% parts) {
+    # thesis Figs. 5.6-5.7: PLML k = 9, Yang sigma = 2, GOoSE k = 10, 1500/500
+    pf <- do.call(rbind, lapply(c("reembed", "restrict"), function(pr) {
+      f <- goose_flow("PLML", n = n, n_train = round(0.75 * n), sigma = 2, protocol = pr)
+      data.frame(embedding = "PLML", protocol = pr, rule = names(f$errors), error = unname(f$errors))
+    }))
+    utils::write.csv(pf, file.path(out_dir, "goose-plml-flows.csv"), row.names = FALSE)
+  }
+  if ("aaai_k" %in% parts) {
+    ak <- goose_k_study_embedding("LTSA", n = n, runs = runs)
+    utils::write.csv(ak, file.path(out_dir, "goose-aaai-k-study-ltsa.csv"), row.names = FALSE)
+  }
+  if ("aaai_faces" %in% parts) {
+    path <- image_data_path()
+    faces <- if (nzchar(path)) tryCatch(load_image_data("ISOFaces", path), error = function(e) NULL)
+    if (is.null(faces)) {
+      message("ISOFaces not found (image_data_path()): part aaai_faces skipped")
+    } else {
+      af <- aaai_faces(faces$x, folds = folds)
+      af$n <- nrow(faces$x)
+      af$p <- ncol(faces$x)
+      utils::write.csv(af, file.path(out_dir, "goose-aaai-faces.csv"), row.names = FALSE)
+    }
+  }
   session_file <- file.path(out_dir, "goose-session.txt")
   prev <- if (!identical(parts, c("kstudy", "flows", "table51")) && file.exists(session_file))
     c(readLines(session_file), "", "---- partial run ----") else NULL
   writeLines(c(prev, paste("command: Rscript inst/experiments/goose.R", paste(args, collapse = " ")),
-               "seeds: k study run r uses swiss_roll(seed = 1 + r) and set.seed(101 + r); flows seed 1 (+7 for the split); Table 5.1 swiss_roll(seed = 1), folds set.seed(12)",
+               "seeds: k study run r uses swiss_roll(seed = 1 + r) and set.seed(101 + r); flows seed 1 (+7 for the split); Table 5.1 swiss_roll(seed = 1), folds set.seed(12); AAAI k study as the k study (LTSA k = 8 of all n points); ISOFaces folds set.seed(14)",
                sprintf("PLML row: %s", if (has_plml()) "included" else "pending (plml() not in this build)"),
                sprintf("finished: %s", format(Sys.time(), tz = "UTC", usetz = TRUE)),
                "", utils::capture.output(print(utils::sessionInfo()))),

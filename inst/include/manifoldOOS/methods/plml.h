@@ -48,7 +48,7 @@
 
 namespace manifoldOOS {
 
-enum class plml_cluster { constrained, kmeans_merge };
+enum class plml_cluster { constrained, kmeans_merge, given };  // given: opt.labels (e.g. a GMM partition made in R)
 enum class plml_topology { point_mst, centroid_mst };
 enum class plml_variant { pp, ihm };
 enum class plml_backalign { rigid, similarity, none };
@@ -74,6 +74,7 @@ struct plml_options {
   unsigned int seed = 1;
   int n_threads = 0;
   bool contiguous = true;    // hand detached pieces of clusters to the cluster they touch (plml_contiguity.h)
+  std::vector<int> labels;   // cluster == given: 0-based cluster of every point (clusters 0..c-1, none empty)
 };
 
 // Clustering result.
@@ -1059,10 +1060,28 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   if (k < q + 1) throw input_error("`k` must be at least ndim + 1");
   if (n < 2 * k) throw input_error("`k` is too large: PLML needs n >= 2k (at least two models)");
   const int c0 = n / k;
-  if (long(c0) * h > n) throw input_error("`h` is too large: floor(n / k) * h exceeds n");
+  const bool given = opt.cluster == plml_cluster::given;
+  if (!given && long(c0) * h > n) throw input_error("`h` is too large: floor(n / k) * h exceeds n");
   plml_result res;
-  plml_clusters cl = opt.cluster == plml_cluster::constrained ? constrained_kmeans(X, c0, h, opt)
-                                                              : kmeans_merge(X, c0, h, opt);
+  plml_clusters cl;
+  if (given) {
+    if (int(opt.labels.size()) != n) throw input_error("given clusters: one label per point is needed");
+    const int cg = opt.labels.empty() ? 0 : *std::max_element(opt.labels.begin(), opt.labels.end()) + 1;
+    std::vector<int> size(std::max(cg, 0), 0);
+    for (int l : opt.labels) {
+      if (l < 0) throw input_error("given clusters: labels must be cluster indices");
+      ++size[l];
+    }
+    if (cg < 2 || std::find(size.begin(), size.end(), 0) != size.end())
+      throw input_error("given clusters: at least two clusters, numbered without gaps, are needed");
+    cl.label = opt.labels;
+    cl.n_clusters = cg;
+    cl.objective = kmeans_objective(X, cl.label, cluster_means(X, cl.label, cg));
+    cl.converged = true;
+  } else {
+    cl = opt.cluster == plml_cluster::constrained ? constrained_kmeans(X, c0, h, opt)
+                                                  : kmeans_merge(X, c0, h, opt);
+  }
   const int c = cl.n_clusters;
   if (opt.contiguous) res.n_moved = make_clusters_contiguous(X, cl.label, c, q + 1, opt.n_threads);
   res.label = cl.label;
