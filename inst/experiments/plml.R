@@ -22,8 +22,7 @@ out_dir <- if (length(args) >= 1L && args[1] != "quick" && !startsWith(args[1], 
 quick <- "quick" %in% args
 # "only=icmla10_table1,bmvc10_table1,images" runs those tables alone (names as
 # in plml_<table>.csv); the session info then goes to
-# plml_sessionInfo_<table>+<table>....txt (earlier partial runs wrote
-# plml_sessionInfo_part.txt)
+# plml_sessionInfo_<table>+<table>....txt
 only <- sub("^only=", "", grep("^only=", args, value = TRUE))
 only <- if (length(only)) strsplit(only[1], ",", fixed = TRUE)[[1]] else character()
 want <- function(table) !length(only) || table %in% only
