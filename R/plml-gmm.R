@@ -122,6 +122,7 @@ gmm_cluster <- function(X, n_components = 32L, min_components = 1L, reg = 1e-3,
 
 #' @export
 print.manifoldOOS_gmm <- function(x, ...) {
+  check_dots(..., fun = "print()")
   cat(sprintf("Gaussian mixture clustering (MDL): %d clusters of sizes %s\n", x$n_clusters,
               paste(tabulate(x$labels, x$n_clusters), collapse = " ")))
   cat(sprintf("log-likelihood %.6g; components tried: %d to %d\n", x$loglik,
