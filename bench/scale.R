@@ -211,6 +211,7 @@ for (n in knn_ns) for (d in c(50L, 100L)) {
     exact_s = round(t_exact, 1), exact_timed = if (length(sample_q) == n) "all" else "sample x n/2000",
     speedup = round(t_exact / t_h, 1), RcppHNSW_s = round(t_r, 1), RcppHNSW_recall = round(rec_r, 4),
     RANN_s_extrapolated = round(t_rann, 1))
+  print(hn[[length(hn)]], row.names = FALSE)   # progress: each row as it is measured
   rm(X)
   gc(FALSE)
 }
