@@ -14,8 +14,8 @@
 #'   its own, so the result is `identical()` to the one call, whatever the
 #'   chunk size (row names and the per-row attributes such as `snapped`,
 #'   `far`, `fallback` or `certified` included).
-#' * `parallel = TRUE`: the chunks are sent to
-#'   [future.apply::future_lapply()] under the [future::plan()] the user has
+#' * `parallel = TRUE`: the chunks are sent as futures ([future::future()])
+#'   to the workers of the [future::plan()] the user has
 #'   set (`multisession` on one machine, `cluster` over several machines,
 #'   a scheduler through `future.batchtools`); the package never chooses the
 #'   backend. The result is `identical()` to the serial call.
@@ -32,6 +32,13 @@
 #' model, so the result never depends on where the futures ran. The cache
 #' entry is replaced by the next parallel call; `verbose = TRUE` reports how
 #' many times the model was sent.
+#'
+#' **Scheduling.** One chunk is in flight per worker, and a worker gets its
+#' next chunk as soon as its previous one is back (there are no rounds in
+#' which every worker waits for the slowest). Meanwhile the calling process
+#' copies out (or, in [predict_file()], reads and parses) the next chunk and
+#' assembles the results in row order, so at most one chunk per worker is
+#' held in the calling process besides the input and the result.
 #'
 #' **Threads.** Inside a worker the compiled code uses
 #' `getOption("manifoldOOS.worker_threads", 1)` threads, so that `W`
@@ -84,9 +91,9 @@ chunk_rows <- function(m, size) {
 }
 
 # Apply fun(model, x[rows, ], ...) over the chunks of x (serially, or on the
-# future plan one round of one chunk per worker at a time) and assemble one
-# matrix with the per-row attributes combined. Only the chunks of the
-# current round are copied out of x. `fun` must be a function of the
+# future plan, one chunk in flight per worker) and assemble one
+# matrix with the per-row attributes combined. Only the chunks in flight
+# (one per worker) are copied out of x. `fun` must be a function of the
 # package namespace (it is sent to workers by reference) that treats rows
 # independently.
 run_chunked <- function(model, x, fun, args = list(), chunk_size = NULL, parallel = FALSE,
@@ -98,17 +105,16 @@ run_chunked <- function(model, x, fun, args = list(), chunk_size = NULL, paralle
   } else {
     NULL
   }
-  per_round <- if (parallel) session$n_workers else 1L
   acc <- chunk_accumulator(nrow(x))
-  for (start in seq.int(1L, length(rows), by = per_round)) {
-    ids <- start:min(length(rows), start + per_round - 1L)
-    blocks <- lapply(rows[ids], function(r) x[r, , drop = FALSE])
-    parts <- if (parallel) {
-      parallel_run(session, blocks, fun, args, verbose = verbose)
-    } else {
-      list(do.call(fun, c(list(model, blocks[[1L]]), args)))
-    }
-    for (i in seq_along(ids)) acc$add(parts[[i]], rows[[ids[i]]])
+  if (parallel) {
+    i <- 0L
+    parallel_stream(session, function() {
+      if (i >= length(rows)) return(NULL)
+      i <<- i + 1L
+      x[rows[[i]], , drop = FALSE]
+    }, function(part, id) acc$add(part, rows[[id]]), fun, args, verbose = verbose)
+  } else {
+    for (r in rows) acc$add(do.call(fun, c(list(model, x[r, , drop = FALSE]), args)), r)
   }
   acc$result()
 }
@@ -216,22 +222,81 @@ parallel_open <- function(model, verbose = FALSE, label = "predict", max_workers
   list(key = key, model = model, threads = threads, n_workers = nw, label = label)
 }
 
-# Run fun(model, block, args...) for every block on the workers of a session.
+# Run fun(model, block, args...) for every block of a list on the workers of
+# a session; the results come back in the order of the blocks.
 parallel_run <- function(session, blocks, fun, args, verbose = FALSE) {
-  key <- session$key
-  threads <- session$threads
-  parts <- future.apply::future_lapply(blocks, worker_chunk, key = key, fun = fun, args = args,
-                                       threads = threads, future.seed = NULL)
-  miss <- which(vapply(parts, inherits, NA, "mo_cache_miss"))
-  if (length(miss)) {
-    # those workers do not hold the model: it travels with each of these chunks
-    parts[miss] <- future.apply::future_lapply(blocks[miss], worker_chunk, key = key, fun = fun,
-                                               args = args, threads = threads,
-                                               model = session$model,
-                                               future.scheduling = Inf, future.seed = NULL)
-    ship_log$sent <- ship_log$sent + length(miss)
-    mo_progress(verbose, "%s: model re-sent with %d chunk(s)", session$label, length(miss))
-  }
-  parts
+  out <- vector("list", length(blocks))
+  i <- 0L
+  parallel_stream(session, function() {
+    if (i >= length(blocks)) return(NULL)
+    i <<- i + 1L
+    blocks[[i]]
+  }, function(part, id) out[[id]] <<- part, fun, args, verbose = verbose)
+  out
 }
 
+# The streaming scheduler: keeps one chunk in flight per worker and hands a
+# worker its next chunk as soon as its previous one is back, so that a slow
+# worker never holds up the others and the calling process prepares the next
+# chunk (copy, parse, send) while the workers compute. `produce()` returns the
+# next block or NULL when there is none; `consume(part, id)` receives the
+# results strictly in block order (at most one result per worker waits for
+# an earlier one). A worker whose cache does not hold the model (a plan that
+# replaced its workers, or another call in between) gets the model with the
+# chunk.
+parallel_stream <- function(session, produce, consume, fun, args, verbose = FALSE) {
+  key <- session$key
+  threads <- session$threads
+  cap <- max(1L, session$n_workers)
+  launch <- function(block, model = NULL) {
+    future::future(
+      quote(worker_chunk(block, key, fun, args, threads, model)),
+      substitute = FALSE,
+      globals = list(worker_chunk = worker_chunk, block = block, key = key, fun = fun, args = args,
+                     threads = threads, model = model),
+      packages = "manifoldOOS", seed = NULL)
+  }
+  pending <- list()      # in flight: list(id, block, future)
+  done <- list()         # finished but waiting for an earlier id (by id)
+  next_id <- 1L          # next block to read
+  next_out <- 1L         # next id to hand to consume()
+  exhausted <- FALSE
+  resent <- 0L
+  repeat {
+    while (!exhausted && length(pending) < cap) {
+      block <- produce()
+      if (is.null(block)) {
+        exhausted <- TRUE
+        break
+      }
+      pending[[length(pending) + 1L]] <- list(id = next_id, block = block, f = launch(block))
+      next_id <- next_id + 1L
+    }
+    if (!length(pending)) break
+    ready <- which(vapply(pending, function(p) future::resolved(p$f), NA))
+    if (!length(ready)) {
+      # wait for the oldest chunk (its worker started first)
+      ready <- 1L
+    }
+    for (j in rev(ready)) {
+      p <- pending[[j]]
+      part <- future::value(p$f)
+      pending[[j]] <- NULL
+      if (inherits(part, "mo_cache_miss")) {
+        pending[[length(pending) + 1L]] <- list(id = p$id, block = p$block,
+                                                f = launch(p$block, session$model))
+        resent <- resent + 1L
+        ship_log$sent <- ship_log$sent + 1L
+        next
+      }
+      done[[as.character(p$id)]] <- part
+    }
+    while (!is.null(done[[as.character(next_out)]])) {
+      consume(done[[as.character(next_out)]], next_out)
+      done[[as.character(next_out)]] <- NULL
+      next_out <- next_out + 1L
+    }
+  }
+  if (resent) mo_progress(verbose, "%s: model re-sent with %d chunk(s)", session$label, resent)
+  invisible(next_out - 1L)
+}

@@ -109,7 +109,7 @@ embedding.manifold_fit <- function(object, ...) {
 #'   predicted at a time; the result is identical for every chunk size (see
 #'   [manifoldOOS-chunked]).
 #' @param parallel Send the chunks to the workers of the user's
-#'   [future::plan()] with [future.apply::future_lapply()] (needs the
+#'   [future::plan()] as futures, one in flight per worker (needs the
 #'   suggested packages `future` and `future.apply`); identical to the serial
 #'   result. Without `chunk_size` the rows are split evenly over the
 #'   workers.

@@ -150,8 +150,8 @@
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]). The compiled fit runs as one stage; its
 #'   clustering iterations, models and walk are reported when it ends.
-#' @param knn_method Neighbour search of the kNN graph and of the kNN-based
-#'   out-of-sample rules: `"auto"` (default; the option
+#' @param knn_method Neighbour search of the MST's kNN graph (`mst_knn > 0`)
+#'   and of the kNN-based out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_plml`. Besides the common
@@ -258,6 +258,12 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                n_candidates = n_candidates, seed = seed, n_threads = n_threads, contiguous = contiguous,
                labels = labels)
   if (cluster == "gmm") opts$cluster <- "given"
+  if (topology == "point_mst" && mst_knn > 0 && mst_knn < n - 1L && knn_method == "hnsw") {
+    # the MST's neighbour graph by the chosen search (the exact one is searched in the core)
+    nb <- knn(X, mst_knn, method = knn_method)
+    opts$mst_idx <- unname(nb$idx)
+    opts$mst_dist <- unname(nb$dist)
+  }
   t0 <- mo_progress(verbose, "PLML (%s): %d points x %d features -> %d dimensions (k = %d, %s clustering, %s)",
                     variant, n, ncol(X), ndim, k, cluster,
                     if (mst_knn > 0) sprintf("kNN-graph MST, %d neighbours", mst_knn) else "exact MST")

@@ -34,8 +34,10 @@
 #' header counts as line 1).
 #'
 #' With `parallel = TRUE` the model is sent to the workers of the user's
-#' [future::plan()] once, and every round sends one block to each worker
-#' (see [manifoldOOS-chunked]); the output is identical to the serial run.
+#' [future::plan()] once, each worker gets its next block as soon as it
+#' returns the previous one, and the next block is read and parsed while the
+#' workers compute (see [manifoldOOS-chunked]); the output is identical to the
+#' serial run.
 #'
 #' @param fit A `manifold_fit` or a `manifold_oos_map`.
 #' @param input Path of the input file (compressed files are read by
@@ -126,36 +128,38 @@ predict_file <- function(fit, input, output, chunk_size = 1e5, parallel = FALSE,
   } else {
     NULL
   }
-  n_workers <- if (parallel) session$n_workers else 1L
   rows <- 0
-  # each block is parsed as soon as it is read, so that only its matrix (not
-  # its text) waits for the round's other blocks
-  mats <- if (length(first$lines)) {
-    list(parse_block(first$lines, first$line_no, sep, p, names_in, fit))
+  pending_first <- if (length(first$lines)) {
+    parse_block(first$lines, first$line_no, sep, p, names_in, fit)
   } else {
-    list()
+    NULL
   }
   rm(first)
-  repeat {
-    while (length(mats) < n_workers) {
-      b <- reader$next_block()
-      if (!length(b$lines)) break
-      mats[[length(mats) + 1L]] <- parse_block(b$lines, b$line_no, sep, p, names_in, fit)
-      rm(b)
+  # blocks are parsed as they are read; with parallel = TRUE the next block is
+  # read and parsed while the workers compute the previous ones
+  next_matrix <- function() {
+    if (!is.null(pending_first)) {
+      m <- pending_first
+      pending_first <<- NULL
+      return(m)
     }
-    if (!length(mats)) break
-    parts <- if (parallel) {
-      parallel_run(session, mats, plan$fun, plan$args, verbose = verbose)
-    } else {
-      lapply(mats, function(m) do.call(plan$fun, c(list(plan$model, m), plan$args)))
-    }
-    mats <- list()
-    for (y in parts) {
-      write_rows(y, out)
-      rows <- rows + nrow(y)
-    }
-    rm(parts)
+    b <- reader$next_block()
+    if (!length(b$lines)) return(NULL)
+    parse_block(b$lines, b$line_no, sep, p, names_in, fit)
+  }
+  emit <- function(y, id) {
+    write_rows(y, out)
+    rows <<- rows + nrow(y)
     mo_progress(verbose, "predict_file(): %.0f rows written", rows, start = t0)
+  }
+  if (parallel) {
+    parallel_stream(session, next_matrix, emit, plan$fun, plan$args, verbose = verbose)
+  } else {
+    id <- 0L
+    while (!is.null(m <- next_matrix())) {
+      id <- id + 1L
+      emit(do.call(plan$fun, c(list(plan$model, m), plan$args)), id)
+    }
   }
   close(out)
   if (!file.rename(tmp, output)) {

@@ -116,13 +116,17 @@ as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
       abort_input(arg, sprintf("must not contain NA or NaN (first at row %d, column %d).",
                                where[1], where[2]))
     }
-    if (any(is.infinite(x))) {
+    # min() and max() scan x without a copy (abs(x) or is.infinite(x) would
+    # allocate one as large as the input: 4 GB for 10^7 x 50)
+    lo <- if (length(x)) min(x) else 0
+    hi <- if (length(x)) max(x) else 0
+    if (is.infinite(lo) || is.infinite(hi)) {
       where <- which(is.infinite(x), arr.ind = TRUE)[1, ]
       abort_input(arg, sprintf("must not contain Inf (first at row %d, column %d).",
                                where[1], where[2]))
     }
     # squared distances and Gram entries must stay finite in double precision
-    big <- max(abs(x), 0, na.rm = TRUE)
+    big <- max(-lo, hi, 0)
     if (big > 1e150) {
       abort_input(arg, sprintf(paste0("has entries too large in magnitude (max |x| = %.3g): squared ",
                                       "distances would overflow. Rescale the data."), big))

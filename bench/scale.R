@@ -5,6 +5,9 @@
 #   SCALE_ROWS      rows predicted (issue: 1e7)              default 4e5
 #   SCALE_CHUNK     chunk_size                               default 1e5
 #   SCALE_FIT       training rows of the fits                default 5000
+#   SCALE_ONE_ROWS  rows of the one-worker reference run      default min(SCALE_ROWS, 1e6)
+#                   (its throughput is rows / s, so a shorter run of the same
+#                   chunked loop gives the same rate; the other modes use SCALE_ROWS)
 #   SCALE_KNN_N     HNSW vs exact sizes (comma separated)    default 1e5
 #   SCALE_PARTS     parts to run (comma separated): predict,file,knn,threshold (default all)
 #   SCALE_BIG       "1": add n = 1e6 (HNSW, exact on a sample) and an LE/LTSA fit on 1e6 x 50
@@ -16,6 +19,7 @@ num_env <- function(name, default) as.numeric(Sys.getenv(name, as.character(defa
 n_rows <- num_env("SCALE_ROWS", 4e5)
 chunk <- num_env("SCALE_CHUNK", 1e5)
 n_fit <- num_env("SCALE_FIT", 5000)
+n_one <- min(n_rows, num_env("SCALE_ONE_ROWS", min(n_rows, 1e6)))
 knn_ns <- as.numeric(strsplit(Sys.getenv("SCALE_KNN_N", "1e5"), ",")[[1]])
 big <- identical(Sys.getenv("SCALE_BIG"), "1")
 parts <- strsplit(Sys.getenv("SCALE_PARTS", "predict,file,knn,threshold"), ",")[[1]]
@@ -37,7 +41,14 @@ roll50 <- function(n, seed) {
   set.seed(seed)
   t <- 1.5 * pi * (1 + 2 * runif(n))
   h <- 21 * runif(n)
-  cbind(t * cos(t), h, t * sin(t)) %*% t(rot) + 0.05 * matrix(rnorm(n * p), n, p)
+  if (n <= 1e6) return(cbind(t * cos(t), h, t * sin(t)) %*% t(rot) + 0.05 * matrix(rnorm(n * p), n, p))
+  # large inputs are filled in row blocks (one n x p matrix at the peak, not three)
+  x <- matrix(0, n, p)
+  for (b in split(seq_len(n), ceiling(seq_len(n) / 1e6))) {
+    x[b, ] <- cbind(t[b] * cos(t[b]), h[b], t[b] * sin(t[b])) %*% t(rot) +
+      0.05 * matrix(rnorm(length(b) * p), length(b), p)
+  }
+  x
 }
 Xtr <- roll50(n_fit, 1)
 t_fit <- system.time(fit_lgrm <- lgrm(Xtr, 2, k = 10))[["elapsed"]]
@@ -82,6 +93,7 @@ predict_case <- function(rule, mode) {
   code <- c(
     sprintf('fit <- readRDS("%s")[["%s"]]', file.path(work, "fits.rds"), fit_name),
     sprintf('x <- readRDS("%s")', file.path(work, "x.rds")),
+    if (mode == "one_worker" && n_one < n_rows) sprintf('x <- x[seq_len(%.0f), , drop = FALSE]; gc()', n_one),
     setup,
     # warm-up: workers started and the package loaded before timing
     sprintf('invisible(predict(fit, x[1:10, ]%s, parallel = %s))', meth, par),
@@ -92,7 +104,8 @@ predict_case <- function(rule, mode) {
     if (mode != "in_process") worker_rss_code,
     if (mode != "in_process") 'future::plan(future::sequential)')
   r <- run_child(code)
-  data.frame(rule = rule, mode = mode, rows_per_s = n_rows / r$values[["seconds"]],
+  rows <- if (mode == "one_worker") n_one else n_rows
+  data.frame(rule = rule, mode = mode, rows = rows, rows_per_s = rows / r$values[["seconds"]],
              seconds = r$values[["seconds"]], peak_rss_mb = r$rss,
              worker_peak_rss_mb = if ("worker_rss_max" %in% names(r$values)) r$values[["worker_rss_max"]] else NA)
 }
@@ -198,6 +211,7 @@ for (n in knn_ns) for (d in c(50L, 100L)) {
     exact_s = round(t_exact, 1), exact_timed = if (length(sample_q) == n) "all" else "sample x n/2000",
     speedup = round(t_exact / t_h, 1), RcppHNSW_s = round(t_r, 1), RcppHNSW_recall = round(rec_r, 4),
     RANN_s_extrapolated = round(t_rann, 1))
+  print(hn[[length(hn)]], row.names = FALSE)   # progress: each row as it is measured
   rm(X)
   gc(FALSE)
 }

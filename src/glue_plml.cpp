@@ -1,5 +1,6 @@
 // Glue for piecewise-linear manifold learning (inst/include/manifoldOOS/plml.h).
 #include "glue.h"
+#include "glue_helpers.h"
 #include <manifoldOOS/methods/plml.h>
 
 #include <string>
@@ -66,6 +67,13 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
     o.seed = static_cast<unsigned int>(Rcpp::as<double>(opts["seed"]));
     o.n_threads = Rcpp::as<int>(opts["n_threads"]);
     o.contiguous = Rcpp::as<bool>(opts["contiguous"]);
+    // the MST's neighbour graph when R searched it (knn_method = "hnsw")
+    manifoldOOS::knn_result mst_graph;
+    if (opts.containsElementNamed("mst_idx")) {
+      mst_graph.idx = mo_index0(Rcpp::as<arma::imat>(opts["mst_idx"]), X.n_rows);
+      mst_graph.dist = Rcpp::as<arma::mat>(opts["mst_dist"]);
+      o.mst_graph = &mst_graph;
+    }
     manifoldOOS::plml_result r = manifoldOOS::plml_fit(X, o);
     Rcpp::IntegerVector walk(r.walk.size());
     for (size_t s = 0; s < r.walk.size(); ++s) walk[s] = r.walk[s] + 1;

@@ -142,3 +142,37 @@ test_that("bad method and hnsw_args are classed errors naming the argument", {
   expect_identical(err_arg(lle(X, 2, knn_method = "fast")), "knn_method")
   expect_identical(err_arg(oos_map(X, X[, 1:2], knn_method = NA)), "knn_method")
 })
+
+test_that("PLML's kNN-graph MST uses the chosen search (HNSW graph passed to the core)", {
+  d <- swiss_roll(600, seed = 3)
+  # with HNSW at recall 1 (low dimension, re-ranked) the graph, the MST and the fit are the exact ones
+  nb_h <- knn(d$x, 15, method = "hnsw")
+  expect_identical(nb_h$idx, knn(d$x, 15, method = "exact")$idx)
+  fe <- plml(d$x, 2, k = 10, seed = 1, mst_knn = 15, knn_method = "exact")
+  fh <- plml(d$x, 2, k = 10, seed = 1, mst_knn = 15, knn_method = "hnsw")
+  expect_identical(fh$params$knn_method, "hnsw")
+  expect_identical(embedding(fh), embedding(fe))
+  # the core reads the graph it is given: a graph of the wrong shape is refused
+  ns <- asNamespace("manifoldOOS")
+  fit_core <- get(".mo_plml_fit", envir = ns)
+  opts <- list(q = 2L, k = 10L, h = 10L, cluster = "constrained", topology = "point_mst", variant = "pp",
+               backalign = "rigid", root = 0L, literal_path = FALSE, pivot_origin = FALSE, own_axes = FALSE,
+               mst_knn = 15L, n_start = 1L, max_iter = 50L, init = "kmeans++", lloyd_iter = 0L,
+               n_candidates = 16L, seed = 1, n_threads = 1L, contiguous = TRUE,
+               mst_idx = nb_h$idx[-1, ], mst_dist = nb_h$dist[-1, ])
+  expect_error(fit_core(d$x, opts), "MST neighbour graph")
+  # and a different graph gives a different tree: a chain along the data's first coordinate
+  o <- order(d$x[, 1])
+  nxt <- integer(600)
+  nxt[o] <- c(o[-1], o[599])
+  chain <- matrix(nxt, 600, 15)
+  opts$mst_idx <- chain
+  opts$mst_dist <- matrix(sqrt(rowSums((d$x - d$x[nxt, ])^2)), 600, 15)
+  opts$mst_knn <- 1L
+  r_chain <- fit_core(d$x, opts)
+  opts$mst_idx <- NULL
+  opts$mst_dist <- NULL
+  opts$mst_knn <- 15L
+  r_exact <- fit_core(d$x, opts)
+  expect_false(identical(r_chain$Y, r_exact$Y))
+})

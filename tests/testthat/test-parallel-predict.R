@@ -96,3 +96,37 @@ test_that("parallel = TRUE without future gives a classed error naming the packa
   expect_identical(e$packages, "future.apply")
   expect_true(get("require_future", envir = ns)())
 })
+
+test_that("the scheduler streams: a slow chunk does not hold up the other worker; order is kept", {
+  with_plan(future::multisession, workers = 2, {
+    ns <- asNamespace("manifoldOOS")
+    session <- get("parallel_open", envir = ns)(fits$pca)
+    # chunk 1 sleeps; chunks 2..6 are immediate. Each returns its worker's pid
+    # and its own first value, so both the placement and the order are visible.
+    probe <- function(model, block) {
+      if (block[1, 1] == 1) Sys.sleep(3)
+      cbind(block[, 1], Sys.getpid())
+    }
+    environment(probe) <- baseenv()
+    blocks <- lapply(1:6, function(i) matrix(i, 2, 1))
+    seen <- integer()
+    got <- list()
+    get("parallel_stream", envir = ns)(session, local({
+      i <- 0L
+      function() {
+        if (i >= length(blocks)) return(NULL)
+        i <<- i + 1L
+        blocks[[i]]
+      }
+    }), function(part, id) {
+      seen <<- c(seen, id)
+      got[[id]] <<- part
+    }, probe, list())
+    expect_identical(seen, 1:6)
+    expect_identical(vapply(got, function(g) g[1, 1], 0), as.numeric(1:6))
+    pids <- vapply(got, function(g) g[1, 2], 0)
+    # with rounds of two chunks, chunk 3 would wait for chunk 1's worker
+    expect_true(all(pids[2:6] == pids[2]))
+    expect_false(pids[1] == pids[2])
+  })
+})

@@ -12,6 +12,15 @@ test_that("non-numeric, NA, NaN, Inf and tiny inputs give classed errors", {
   expect_input_error(pca(Xnan), "`X`")
   Xinf <- X; Xinf[2, 3] <- -Inf
   expect_input_error(pca(Xinf), "Inf")
+  Xinf <- X; Xinf[7, 2] <- Inf
+  err <- expect_input_error(pca(Xinf), "Inf")
+  expect_match(conditionMessage(err), "row 7, column 2")
+  # entries whose squares overflow, of either sign (found without a copy of X)
+  for (v in c(-1e200, 1e200)) {
+    Xbig <- X; Xbig[4, 1] <- v
+    err <- expect_input_error(pca(Xbig), "too large")
+    expect_match(conditionMessage(err), "1e\\+200")
+  }
   expect_input_error(pca(X[1, , drop = FALSE]), "`X`")
   df <- data.frame(a = 1:5, b = letters[1:5])
   expect_input_error(pca(df), "non-numeric")

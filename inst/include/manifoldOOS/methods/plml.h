@@ -66,6 +66,8 @@ struct plml_options {
   bool pivot_origin = false; // literal reading: rotate about the origin (p-space path only)
   bool own_axes = false;     // literal reading: target axes = the new model's own (p-space path only)
   int mst_knn = 0;           // 0: exact Euclidean MST (Prim); > 0: kNN-graph MST with this k
+  const knn_result* mst_graph = nullptr;  // mst_knn > 0: that graph, searched by the caller
+                                          // (e.g. HNSW); nullptr: exact search here
   int n_start = 1;           // k-means restarts
   int max_iter = 50;         // k-means iterations
   int lloyd_iter = 0;        // ordinary k-means steps before the constrained ones
@@ -133,7 +135,8 @@ struct mst_edge {
   int j;
   double w;
 };
-inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads);
+inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads,
+                                           const knn_result* graph = nullptr);
 
 // Minimum spanning tree/forest (Kruskal, ties broken by (w, i, j)) of a
 // weighted graph on nv vertices.
@@ -975,7 +978,8 @@ inline std::vector<mst_edge> kruskal_mst(int nv, std::vector<mst_edge> edges) {
   return out;
 }
 
-inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads) {
+inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads,
+                                           const knn_result* graph) {
   const int n = X.n_rows, p = X.n_cols;
   std::vector<mst_edge> out;
   if (n < 2) return out;
@@ -989,7 +993,10 @@ inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int 
       out.push_back(mst_edge{e.i, e.j, e.length});
     return out;
   }
-  knn_result kr = knn_self(X, mst_knn, knn_algorithm::automatic, n_threads);
+  if (graph && (int(graph->idx.n_rows) != n || int(graph->idx.n_cols) < mst_knn ||
+                graph->dist.n_rows != graph->idx.n_rows || graph->dist.n_cols != graph->idx.n_cols))
+    throw input_error("the precomputed MST neighbour graph does not match the data.");
+  const knn_result kr = graph ? *graph : knn_self(X, mst_knn, knn_algorithm::automatic, n_threads);
   std::vector<mst_edge> edges;
   edges.reserve(size_t(n) * mst_knn);
   for (int i = 0; i < n; ++i)
@@ -1096,7 +1103,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   // topology
   std::vector<mst_edge> G;
   if (opt.topology == plml_topology::point_mst) {
-    const std::vector<mst_edge> T = euclidean_mst(X, opt.mst_knn, opt.n_threads);
+    const std::vector<mst_edge> T = euclidean_mst(X, opt.mst_knn, opt.n_threads, opt.mst_graph);
     for (const mst_edge& e : T) {
       const int a = cl.label[e.i], b = cl.label[e.j];
       if (a == b) continue;
