@@ -329,8 +329,10 @@ PIE    0.7 0.2474 0.2607 0.6794 0.2587")
 # Settings run in the order split 1 of every (data set, fraction), then split
 # 2, ..., so that a run stopped by --budget leaves whole splits. With
 # --resume=TRUE the CSVs already in --out are read, settings complete there
-# (1-NN, plus SVM and alignment when asked for) are skipped, and the new rows
-# replace the old ones of the settings they redo.
+# (1-NN for every method of sparse_oos_methods, plus SVM and alignment when
+# asked for) are skipped, and the new rows replace the old ones of the
+# settings they redo (so settings run before the protocol change of issue 22,
+# which lack the "linear" and "rbfreg" rows, are run again).
 if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   args <- commandArgs(trailingOnly = TRUE)
   opt <- function(name, default) {  # --name=value or --name value
@@ -359,6 +361,8 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
     if (is.null(old$splits) || !k %in% key_of(old$splits)) return(FALSE)
     acc <- old$accuracy[key_of(old$accuracy) == k, , drop = FALSE]
     if (!nrow(acc)) return(FALSE)
+    # rows of an older protocol (without a method of the current list) are redone
+    if (!all(sparse_oos_methods %in% acc$method)) return(FALSE)
     if (use_svm && requireNamespace("e1071", quietly = TRUE) && all(is.na(acc$svm))) return(FALSE)
     if (use_al && !k %in% key_of(old$alignment)) return(FALSE)
     TRUE
