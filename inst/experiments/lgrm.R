@@ -168,6 +168,9 @@ local(envir = lgrm_exp, {
     txt <- c(paste("command:", cmd), paste("seed:", seed), paste("date:", format(Sys.time(), tz = "UTC")),
              paste("load:", paste(system("uptime", intern = TRUE), collapse = " ")),
              utils::capture.output(utils::sessionInfo()))
+    # a run of some parts appends its block: the record keeps the command of
+    # every part whose CSV is committed
+    if (file.exists(f)) txt <- c(readLines(f), "", txt)
     writeLines(txt, f)
   }
 })
@@ -255,7 +258,7 @@ if (sys.nframe() == 0L) {
     ok
   }
   if ("teapots" %in% parts && have_data("Teapots")) {
-    tp <- E$teapots()
+    tp <- E$teapots(methods = methods_all)
     print(tp, digits = 4)
     utils::write.csv(tp, file.path(out, "lgrm-teapots.csv"), row.names = FALSE)
   }

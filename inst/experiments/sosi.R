@@ -12,7 +12,11 @@
 # replaces the RBF rows of sosi_progressive.csv); baselines: the tuned
 # baselines (NN, SVM, SSL, Nystrom) on the 5 splits of the full comparison
 # (replaces their rows in sosi_compare_full.csv, writes
-# sosi_baseline_tuning.csv; optional third argument: budget in minutes).
+# sosi_baseline_tuning.csv; optional third argument: budget in minutes;
+# optional fourth argument "splits=A-B": only those splits, their rows added
+# to the tuning record of the other splits); fig8nystrom: only the
+# progressive Nystrom baseline of Fig. 8 with the cross-validated width of the
+# tuned baseline (replaces the Nystrom rows of sosi_progressive.csv).
 # Data: the image sets of load_image_data() (MANIFOLDOOS_DATA or ../shared/data).
 # Writes sosi_compare.csv (Figs. 5/7), sosi_progressive.csv (Fig. 8),
 # sosi_scale.csv (Fig. 9) and sosi_meta.txt (command, seed, sessionInfo());
@@ -88,36 +92,47 @@ run_compare <- function(ds, n_per, split, ndim, stop_frac) {
 # written into sosi_progressive.csv (replacing the RBF rows of the same
 # embedding) after each embedding. An optional third argument selects the
 # embeddings ("S-LE", "Fisher" or "both", the default); the second is outdir.
-if (mode == "fig8rbf") {
+# mode "fig8nystrom": the same for the progressive Nystrom baseline, whose
+# width is chosen by cross-validation on the labelled set at every
+# re-embedding (progressive_baseline(nystrom_beta = "cv"), as the tuned
+# Nystrom baseline of the comparison); replaces the Nystrom rows.
+if (mode %in% c("fig8rbf", "fig8nystrom")) {
   t_start <- Sys.time()
   cpu0 <- proc.time()
   embs <- if (length(args) >= 3 && args[3] != "both") args[3] else c("S-LE", "Fisher")
+  oos8 <- if (mode == "fig8rbf") "rbf" else "nystrom"
+  meth8 <- c(rbf = "RBF", nystrom = "Nystrom")[[oos8]]
   n_grid8 <- 40
+  meta8 <- file.path(outdir, sprintf("sosi_%s_meta.txt", mode))
   ds <- sosi_data("YaleB", path)
   tr <- stratified_split(ds$labels, 10, seed + 1)
   f <- file.path(outdir, "sosi_progressive.csv")
   for (emb in embs) {
     pb <- progressive_baseline(ds$X[tr, ], ds$labels[tr], ds$X[-tr, ], embed = if (emb == "S-LE") "sle" else "fisher",
-                               oos = "rbf", ndim = 20, n_grid = n_grid8, labels_unlabeled = ds$labels[-tr])
-    rows <- data.frame(embedding = emb, method = "RBF", L_over_N = pb$L / length(tr), error = pb$error, n_grid = n_grid8)
+                               oos = oos8, ndim = 20, n_grid = n_grid8, labels_unlabeled = ds$labels[-tr],
+                               nystrom_beta = "cv")
+    rows <- data.frame(embedding = emb, method = meth8, L_over_N = pb$L / length(tr), error = pb$error,
+                       n_grid = if (oos8 == "rbf") n_grid8 else NA)
     old <- if (file.exists(f)) utils::read.csv(f) else NULL
     if (!is.null(old)) {
       if (is.null(old$n_grid)) old$n_grid <- ifelse(old$method == "RBF", 8, NA)
-      old <- old[!(old$method == "RBF" & old$embedding == emb), ]
+      old <- old[!(old$method == meth8 & old$embedding == emb), ]
     }
     utils::write.csv(rbind(old, rows), f, row.names = FALSE)
     cpu <- proc.time() - cpu0
-    msg <- sprintf("Fig. 8 RBF %s done: %s; elapsed so far %.0f s, CPU (user + system) %.0f s, load %s", emb,
+    msg <- sprintf("Fig. 8 %s %s done: %s; elapsed so far %.0f s, CPU (user + system) %.0f s, load %s", meth8, emb,
                    format(Sys.time()), cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
                    sub(".*load average: ", "", system("uptime", intern = TRUE)))
     message(msg)
-    cat(msg, "\n", file = file.path(outdir, "sosi_fig8rbf_meta.txt"), append = TRUE)
+    cat(msg, "\n", file = meta8, append = TRUE)
   }
-  cat(c(sprintf("command: nice -n 5 Rscript inst/experiments/sosi.R fig8rbf %s %s", outdir, paste(embs, collapse = ",")),
-        sprintf("seed: %d (split: seed + 1), YaleB 12 subjects, 10 labelled each, d = 20, %d-point scale grid", seed, n_grid8),
+  cat(c(sprintf("command: nice -n 19 Rscript inst/experiments/sosi.R %s %s %s", mode, outdir, paste(embs, collapse = ",")),
+        sprintf("seed: %d (split: seed + 1), YaleB 12 subjects, 10 labelled each, d = 20, %s", seed,
+                if (oos8 == "rbf") sprintf("%d-point scale grid", n_grid8) else
+                  "Nystrom width by cross-validation at every re-embedding"),
         sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
         capture.output(sessionInfo()), ""),
-      sep = "\n", file = file.path(outdir, "sosi_fig8rbf_meta.txt"), append = TRUE)
+      sep = "\n", file = meta8, append = TRUE)
   quit(save = "no")
 }
 
@@ -264,8 +279,21 @@ if (mode == "baselines") {
   comp <- utils::read.csv(fc)
   tuned <- list()
   done <- character(0)
+  b_splits <- seq_len(5)
+  if (length(args) >= 4 && startsWith(args[4], "splits=")) {
+    b_splits <- as.integer(strsplit(sub("^splits=", "", args[4]), "-", fixed = TRUE)[[1]])
+    b_splits <- seq(b_splits[1], b_splits[length(b_splits)])
+    # the tuned settings of the other splits stay: their tuning rows, and the
+    # settings whose baseline rows are tuned (every SVM row is a tuned one)
+    if (file.exists(ft)) {
+      old_t <- utils::read.csv(ft)
+      tuned[[1]] <- old_t[!old_t$split %in% b_splits, , drop = FALSE]
+    }
+    sv <- comp[comp$method == "SVM" & !comp$split %in% b_splits, ]
+    done <- sprintf("%s/%d/%d", sv$dataset, sv$n_per_class, sv$split)
+  }
   stopped <- FALSE
-  for (sp in seq_len(5)) {
+  for (sp in b_splits) {
     for (nm in names(cfg)) {
       if (!dir.exists(file.path(path, nm))) next
       ds <- sosi_data(nm, path)
@@ -294,9 +322,10 @@ if (mode == "baselines") {
   utils::write.csv(comp, fc, row.names = FALSE)
   cpu <- proc.time() - cpu_start
   cat(sprintf(paste0("baselines (tuned SVM, Nystrom, SSL; NN) rerun: nice -n 19 Rscript inst/experiments/sosi.R ",
-                     "baselines %s %s: started %s, elapsed %.0f s, CPU %.0f s; %d of 90 settings/splits %s; ",
-                     "NN/SVM/SSL/Nystrom rows of sosi_compare_full.csv replaced for: %s\n"),
-              outdir, if (is.finite(budget)) budget else "", format(t_start), cpu[["elapsed"]],
+                     "baselines %s %s %s: started %s, elapsed %.0f s, CPU %.0f s; %d of 90 settings/splits tuned now %s; ",
+                     "NN/SVM/SSL/Nystrom rows of sosi_compare_full.csv tuned for: %s\n"),
+              outdir, if (is.finite(budget)) budget else "\"\"", if (length(args) >= 4) args[4] else "",
+              format(t_start), cpu[["elapsed"]],
               cpu[["user.self"]] + cpu[["sys.self"]], length(done),
               if (stopped) "(time budget reached)" else "(all)", paste(done, collapse = ", ")),
       file = file.path(outdir, "sosi_full_meta.txt"), append = TRUE)

@@ -4,6 +4,8 @@
 #
 # Full size:   Rscript inst/experiments/sparse-oos.R
 # Options:     --splits=10 (or --splits 10) --resume=TRUE --budget=25 (minutes)
+#              --prune_old=TRUE (with --resume: drop the --data sets' rows run
+#              before the issue-22 protocol fix)
 #              --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
 #              --svm=TRUE --alignment=TRUE --timing=TRUE --out=inst/experiments/results
 # (1-NN on the whole dimension grid, the SVM on 12 dimensions of it.)
@@ -329,8 +331,10 @@ PIE    0.7 0.2474 0.2607 0.6794 0.2587")
 # Settings run in the order split 1 of every (data set, fraction), then split
 # 2, ..., so that a run stopped by --budget leaves whole splits. With
 # --resume=TRUE the CSVs already in --out are read, settings complete there
-# (1-NN, plus SVM and alignment when asked for) are skipped, and the new rows
-# replace the old ones of the settings they redo.
+# (1-NN for every method of sparse_oos_methods, plus SVM and alignment when
+# asked for) are skipped, and the new rows replace the old ones of the
+# settings they redo (so settings run before the protocol change of issue 22,
+# which lack the "linear" and "rbfreg" rows, are run again).
 if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   args <- commandArgs(trailingOnly = TRUE)
   opt <- function(name, default) {  # --name=value or --name value
@@ -354,11 +358,27 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   read_old <- function(nm) if (resume && file.exists(out_file(nm))) utils::read.csv(out_file(nm)) else NULL
   old <- list(accuracy = read_old("accuracy"), alignment = read_old("alignment"), splits = read_old("splits"))
   key_of <- function(d) paste(d$dataset, d$frac, d$split)
+  # --prune_old=TRUE (with --resume): remove the rows of the --data sets'
+  # settings that lack a method of the current protocol (run before the
+  # issue-22 fix), so that a data set's averages never mix the two protocols
+  if (resume && as.logical(opt("prune_old", "FALSE")) && !is.null(old$accuracy)) {
+    a <- old$accuracy
+    cur <- tapply(a$method, key_of(a), function(m) all(sparse_oos_methods %in% m))
+    stale <- names(cur)[!cur & names(cur) %in% unique(key_of(a)[a$dataset %in% sets])]
+    for (nm in names(old)) {
+      if (is.null(old[[nm]])) next
+      old[[nm]] <- old[[nm]][!key_of(old[[nm]]) %in% stale, , drop = FALSE]
+      utils::write.csv(old[[nm]], out_file(nm), row.names = FALSE)
+    }
+    cat(sprintf("pruned %d setting(s) of the old protocol: %s\n", length(stale), paste(sort(stale), collapse = ", ")))
+  }
   done <- function(s, f, sp) {
     k <- paste(s, f, sp)
     if (is.null(old$splits) || !k %in% key_of(old$splits)) return(FALSE)
     acc <- old$accuracy[key_of(old$accuracy) == k, , drop = FALSE]
     if (!nrow(acc)) return(FALSE)
+    # rows of an older protocol (without a method of the current list) are redone
+    if (!all(sparse_oos_methods %in% acc$method)) return(FALSE)
     if (use_svm && requireNamespace("e1071", quietly = TRUE) && all(is.na(acc$svm))) return(FALSE)
     if (use_al && !k %in% key_of(old$alignment)) return(FALSE)
     TRUE
