@@ -13,6 +13,19 @@ inline arma::Mat<int> mo_index0(const arma::imat& idx1, arma::uword n) {
   return idx;
 }
 
+// One 1-based R index (NA allowed: it maps to -1, out of every range) ->
+// 0-based; the caller checks the range.
+inline int mo_index0(int i1) { return i1 == NA_INTEGER ? -1 : i1 - 1; }
+
+// 0-based core indices -> a 1-based R integer vector.
+template <typename Vec>
+inline Rcpp::IntegerVector mo_index1(const Vec& idx0) {
+  Rcpp::IntegerVector out(idx0.size());
+  R_xlen_t t = 0;
+  for (auto i : idx0) out[t++] = static_cast<int>(i) + 1;
+  return out;
+}
+
 // Kernel specification from the fields of an R kernel_spec().
 inline manifoldOOS::kernel_spec mo_kernel_spec(const std::string& type, double sigma,
                                                double gamma, double coef0, double degree) {

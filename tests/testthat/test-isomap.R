@@ -241,3 +241,21 @@ test_that("a fit needing more memory than available fails early, naming `landmar
   withr::local_options(manifoldOOS.memory_limit = NULL)
   expect_identical(embedding(lf), embedding(isomap(X, 2, k = 10, landmarks = 20, seed = 1)))
 })
+
+test_that("landmark Isomap in one core call: given landmarks keep their order, the geodesic rows are theirs", {
+  roll <- swiss_roll(120, seed = 3)
+  lm <- c(100L, 5L, 60L, 33L, 80L)
+  fit <- isomap(roll$x, 2, k = 8, landmarks = lm)
+  expect_identical(fit$landmarks, lm)
+  G <- geodesic_distances(neighbour_graph(roll$x, k = 8, weights = "distance"), sources = lm)
+  expect_identical(dim(fit$geodesics), c(length(lm), 120L))
+  expect_equal(unname(fit$geodesics), unname(G), tolerance = 1e-12)
+  expect_identical(unname(diag(fit$geodesics[, lm])), rep(0, length(lm)))
+  # normalisation: the training coordinates are centred and on principal axes
+  Y <- embedding(fit)
+  expect_lt(max(abs(colMeans(Y))), 1e-10)
+  expect_lt(abs(crossprod(Y)[1, 2]), 1e-8 * max(crossprod(Y)))
+  mm <- isomap(roll$x, 2, k = 8, landmarks = 12, seed = 2)
+  expect_length(unique(mm$landmarks), 12L)
+  expect_identical(dim(mm$geodesics), c(12L, 120L))
+})
