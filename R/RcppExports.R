@@ -65,6 +65,10 @@
     .Call(`_manifoldOOS_mo_connect_components`, X, component, n_components, rule, n_threads)
 }
 
+.mo_edge_weights <- function(length, weights, sigma) {
+    .Call(`_manifoldOOS_mo_edge_weights`, length, weights, sigma)
+}
+
 .mo_add_edges <- function(W, i, j, weight) {
     .Call(`_manifoldOOS_mo_add_edges`, W, i, j, weight)
 }

@@ -155,8 +155,7 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
       graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads)
     } else if (on_disconnected == "connect") {
       e <- core(.mo_connect_components(X, comps$component, comps$n_components, connect, threads))
-      w <- switch(weights, binary = rep(1, length(e$length)),
-                  heat = exp(-e$length^2 / (2 * sigma^2)), distance = e$length)
+      w <- core(.mo_edge_weights(e$length, weights, sig_c))
       W <- core(.mo_add_edges(W, e$i, e$j, w))
       added <- data.frame(i = e$i, j = e$j, length = e$length, weight = w)
       warn_mo(sprintf(paste0("the neighbourhood graph has %d connected components (sizes %s); ",

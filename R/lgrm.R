@@ -359,16 +359,12 @@ lgrm_cliques <- function(X, k) {
   list(idx = g$idx, dist = g$dist, n_components = g$initial_components$n_components)
 }
 
-# Unnormalised heat-kernel Laplacian on the symmetrised kNN graph (W = max(W, W')).
+# Unnormalised heat-kernel Laplacian on the symmetrised kNN graph (W = max(W, W')),
+# weights exp(-d^2 / le_t): the package's heat weights with sigma = sqrt(le_t / 2).
 lgrm_le_laplacian <- function(X, nb, le_t) {
   if (is.null(le_t)) le_t <- mean(nb$dist^2)
   le_t <- check_number(le_t, "le_t", lower = 0, lower_open = TRUE)
-  n <- nrow(X)
-  kk <- ncol(nb$idx)
-  W <- Matrix::sparseMatrix(i = rep(seq_len(n), kk), j = as.vector(nb$idx),
-                            x = exp(-as.vector(nb$dist)^2 / le_t), dims = c(n, n))
-  Wt <- Matrix::t(W)
-  W <- methods::as((W + Wt + abs(W - Wt)) / 2, "CsparseMatrix")
+  W <- core(.mo_knn_graph(nb$idx, nb$dist, nrow(X), "or", "heat", sqrt(le_t / 2)))
   graph_laplacian(W, "unnormalized")
 }
 

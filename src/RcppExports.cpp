@@ -229,6 +229,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_edge_weights
+Rcpp::NumericVector mo_edge_weights(const Rcpp::NumericVector& length, std::string weights, double sigma);
+RcppExport SEXP _manifoldOOS_mo_edge_weights(SEXP lengthSEXP, SEXP weightsSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type length(lengthSEXP);
+    Rcpp::traits::input_parameter< std::string >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_edge_weights(length, weights, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_add_edges
 SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i, const Rcpp::IntegerVector& j, const Rcpp::NumericVector& weight);
 RcppExport SEXP _manifoldOOS_mo_add_edges(SEXP WSEXP, SEXP iSEXP, SEXP jSEXP, SEXP weightSEXP) {
@@ -1498,6 +1511,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_components", (DL_FUNC) &_manifoldOOS_mo_components, 1},
     {"_manifoldOOS_mo_smallest_connecting_k", (DL_FUNC) &_manifoldOOS_mo_smallest_connecting_k, 2},
     {"_manifoldOOS_mo_connect_components", (DL_FUNC) &_manifoldOOS_mo_connect_components, 5},
+    {"_manifoldOOS_mo_edge_weights", (DL_FUNC) &_manifoldOOS_mo_edge_weights, 3},
     {"_manifoldOOS_mo_add_edges", (DL_FUNC) &_manifoldOOS_mo_add_edges, 4},
     {"_manifoldOOS_mo_laplacian", (DL_FUNC) &_manifoldOOS_mo_laplacian, 2},
     {"_manifoldOOS_mo_dijkstra", (DL_FUNC) &_manifoldOOS_mo_dijkstra, 3},

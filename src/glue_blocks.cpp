@@ -331,6 +331,20 @@ Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::Integ
 }
 
 // W with the symmetric edges (i, j) (1-based) set to the given weights.
+// Weights of edges of the given lengths (the graph's weight rule and bandwidth).
+// [[Rcpp::export(.mo_edge_weights)]]
+Rcpp::NumericVector mo_edge_weights(const Rcpp::NumericVector& length, std::string weights,
+                                    double sigma) {
+  MO_TRY {
+    const manifoldOOS::weight_rule rule = parse_weights(weights);
+    Rcpp::NumericVector out(length.size());
+    for (R_xlen_t t = 0; t < length.size(); ++t)
+      out[t] = manifoldOOS::edge_weight(length[t], rule, sigma);
+    return out;
+  }
+  MO_CATCH
+}
+
 // [[Rcpp::export(.mo_add_edges)]]
 SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i,
                                          const Rcpp::IntegerVector& j,

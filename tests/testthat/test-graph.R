@@ -458,3 +458,19 @@ test_that("print shows the graph summary", {
   expect_true(any(grepl("2 components joined by 1 added edge", out)))
   expect_true(any(grepl("median_knn", out)))
 })
+
+test_that("edges added to connect components carry the graph's own weights", {
+  X <- blobs(c(15, 12), gap = 40, seed = 4)
+  for (w in c("binary", "heat", "distance")) {
+    g <- neighbour_graph(X, k = 4, weights = w, sigma = 2.5, on_disconnected = "connect") |>
+      suppressWarnings()
+    e <- g$added_edges
+    expect_gt(nrow(e), 0L)
+    ref <- switch(w, binary = rep(1, nrow(e)), heat = exp(-e$length^2 / (2 * 2.5^2)),
+                  distance = e$length)
+    expect_identical(e$weight, ref)
+    expect_identical(as.matrix(g$W)[as.matrix(e[, c("i", "j")])], ref)
+    # the same rule as the kNN edges of the graph
+    expect_identical(e$weight, unname(manifoldOOS:::core(manifoldOOS:::.mo_edge_weights(e$length, w, 2.5))))
+  }
+})

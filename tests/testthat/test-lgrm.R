@@ -349,3 +349,22 @@ test_that("an LGRM fit needing more memory than available fails early, naming `l
   expect_match(conditionMessage(err2), "fewer landmarks")
   expect_s3_class(lgrm(X, 2, k = 10, sigma = 10, landmarks = 20, seed = 1), "manifold_lgrm")
 })
+
+test_that("local = \"le\": the heat Laplacian from the graph block equals its definition", {
+  roll <- swiss_roll(90, seed = 8)
+  X <- roll$x
+  nb <- manifoldOOS:::lgrm_cliques(X, 7L)
+  le_t <- mean(nb$dist^2)
+  L <- manifoldOOS:::lgrm_le_laplacian(X, nb, NULL)
+  # reference: W_ij = exp(-d_ij^2 / le_t) on the kNN lists, max-symmetrised
+  n <- nrow(X)
+  W <- matrix(0, n, n)
+  W[cbind(rep(seq_len(n), ncol(nb$idx)), as.vector(nb$idx))] <- exp(-as.vector(nb$dist)^2 / le_t)
+  W <- pmax(W, t(W))
+  ref <- diag(rowSums(W)) - W
+  Ld <- as.matrix(L)
+  expect_identical(Ld, t(Ld))
+  expect_lt(max(abs(Ld - ref)), 1e-12 * max(abs(ref)))
+  expect_lt(max(abs(rowSums(Ld))), 1e-12)
+  expect_input_error(lgrm(X, 2, k = 7, local = "le", le_t = -1), "le_t")
+})
