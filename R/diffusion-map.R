@@ -111,10 +111,7 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
                           knn_method = getOption("manifoldOOS.knn_method", "auto"),
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue()
   ndim <- check_ndim(ndim, n - 2L)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
   t <- check_number(t, "t", lower = 0)

@@ -94,10 +94,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue()
   ndim <- check_ndim(ndim, n - 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
   weights <- check_choice(weights, c("heat", "binary"), "weights")
