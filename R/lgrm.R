@@ -63,13 +63,13 @@
 #' eigenvectors of \eqn{M} come from shift-invert Lanczos with a dense
 #' Cholesky factor of \eqn{M + \epsilon I}, also in place
 #' (`eigen_solver = "iterative"`, the default for \eqn{n > 500}), or from a
-#' full LAPACK eigendecomposition (`"dense"`, default for \eqn{n \le 500}; the
-#' spec's threshold of 3000 is lowered because the full decomposition costs
-#' about 27 times the Cholesky factorisation). Peak memory is two dense
+#' full LAPACK eigendecomposition (`"dense"`, default for \eqn{n \le 500}, a
+#' low threshold because the full decomposition costs about 27 times the
+#' Cholesky factorisation). Peak memory is two dense
 #' `n x n` matrices (1.6 GB at \eqn{n = 10000}). `fit$solver$global`
 #' records which factorisation was used.
 #'
-#' **Landmarks (Nyström, spec 4.3).** `landmarks = r` (a number) samples `r`
+#' **Landmarks (Nyström).** `landmarks = r` (a number) samples `r`
 #' training rows (seeded by `seed`); a vector of row indices uses those rows.
 #' The kernel is replaced by \eqn{K \approx \Phi\Phi^\top},
 #' \eqn{\Phi = \kappa(X, Z) W_Z^{-1/2}}, so \eqn{L_g \approx H - F(F^\top F +
@@ -110,7 +110,7 @@
 #' @param ndim Target dimension \eqn{m}.
 #' @param k Clique size *including* the point itself (the point and its
 #'   `k - 1` nearest neighbours).
-#' @param p Local PCA dimension (default `ndim`, spec 2.2): the dimension of
+#' @param p Local PCA dimension (default `ndim`): the dimension of
 #'   the local tangent model. The paper takes \eqn{p \in [m, d]}; `p` below
 #'   `ndim` is allowed for manifolds of lower intrinsic dimension embedded in
 #'   more dimensions (a closed loop drawn in 2-D: `p = 1`, `ndim = 2`).

@@ -35,7 +35,7 @@ format_bytes <- function(b) {
 #' x) - \bar\varphi)}{y(x) = t(V) (phi(x~) - phibar)}, fitted so that the
 #' training embedding preserves the LLE reconstruction weights.
 #'
-#' **Algorithm** (spec 001). (1) LLE reconstruction weights \eqn{R} on the
+#' **Algorithm** (Qiao et al. 2013). (1) LLE reconstruction weights \eqn{R} on the
 #' raw `X` (`k` neighbours, local Gram matrices regularised by `reg` times
 #' their trace, as in [lle()] and [npe()]) and \eqn{M = (I - R)^\top(I - R)}
 #' (the paper's \eqn{D - W} with the corrected eq. 29,
