@@ -13,7 +13,7 @@ Rcpp::List emb_list(const manifoldOOS::sosi::embedding_result& e,
                     const manifoldOOS::sosi::supervised_graphs& g) {
   return Rcpp::List::create(
       Rcpp::Named("Y") = e.Y, Rcpp::Named("values") = mo_vec(e.values),
-      Rcpp::Named("Yfull") = e.Yfull, Rcpp::Named("dropped") = e.dropped + 1,
+      Rcpp::Named("Yfull") = e.Yfull, Rcpp::Named("dropped") = mo_index1(e.dropped),
       Rcpp::Named("ridge") = e.ridge, Rcpp::Named("n_guarded") = static_cast<double>(g.n_guarded),
       Rcpp::Named("dw") = mo_vec(arma::sum(g.Ww, 1)));
 }

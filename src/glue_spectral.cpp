@@ -277,10 +277,9 @@ Rcpp::List mo_le_extend(const arma::mat& Y, const arma::vec& lambda, const arma:
     for (R_xlen_t i = 0; i < ptr.size(); ++i) p[i] = static_cast<long>(ptr[i]);
     if (p.empty() || p.front() != 0 || p.back() != idx1.size() || dist.size() != idx1.size())
       throw manifoldOOS::input_error("inconsistent neighbour lists");
-    std::vector<int> idx(idx1.size());
-    for (R_xlen_t i = 0; i < idx1.size(); ++i) {
-      idx[i] = idx1[i] - 1;
-      if (idx[i] < 0 || idx[i] >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    const std::vector<int> idx = mo_index0(idx1);
+    for (int i : idx) {
+      if (i < 0 || i >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
     }
     arma::uvec far;
     arma::mat y = manifoldOOS::le_extend_lists(m, p, idx.data(), dist.begin(), far);
@@ -400,11 +399,11 @@ arma::mat mo_isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const 
                                int n_threads) {
   MO_TRY {
     manifoldOOS::knn_result nb;
-    nb.idx = arma::conv_to<arma::Mat<int>>::from(idx) - 1;
-    nb.dist = dist;
-    if (nb.idx.n_elem && (nb.idx.min() < 0 || nb.idx.max() >= static_cast<int>(X.n_rows))) {
+    if (idx.n_elem && (idx.min() < 1 || idx.max() > static_cast<int>(X.n_rows))) {
       throw manifoldOOS::input_error("`idx` must hold row indices of the training data.");
     }
+    nb.idx = mo_index0(idx, X.n_rows);
+    nb.dist = dist;
     const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
     return manifoldOOS::isomap_project_nb(X, Xnew, nb, D, M, manifoldOOS::parse_lmds_rule(rule),
                                           Y_train, snap, center, rotation, n_threads);
