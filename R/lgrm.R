@@ -352,7 +352,7 @@ lgrm_eig_opts <- function(eigen_solver) {
 # the number of connected components of the "or"-symmetrised clique graph.
 lgrm_cliques <- function(X, k) {
   g <- withCallingHandlers(
-    neighbour_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect"),
+    neighbor_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect"),
     manifoldOOS_warning = function(w) {
       if (grepl("connected components", conditionMessage(w))) invokeRestart("muffleWarning")
     })

@@ -198,11 +198,11 @@ summary_extra.manifold_lle <- function(object) spectral_summary(object)
 
 # ---- helpers shared by lle(), ltsa() and laplacian_eigenmaps() ----------------
 
-# Self-kNN lists of X with the connectivity check of ?neighbour_graph (the "or"
+# Self-kNN lists of X with the connectivity check of ?neighbor_graph (the "or"
 # symmetrisation of the kNN relation must be connected; the error names the
 # smallest k that connects it).
 local_neighbours <- function(X, k) {
-  g <- neighbour_graph(X, k = k, symmetrize = "none", weights = "binary",
+  g <- neighbor_graph(X, k = k, symmetrize = "none", weights = "binary",
                        on_disconnected = "error")
   list(idx = g$idx, dist = g$dist)
 }

@@ -354,7 +354,7 @@ residual_variance <- function(X, Y, k = 10, pairs = c("upper", "all"), distances
   }
   d <- check_pair(X, Y)
   k <- check_k(k, nrow(d$X), "k")
-  g <- neighbour_graph(d$X, k = k, symmetrize = "or", weights = "distance",
+  g <- neighbor_graph(d$X, k = k, symmetrize = "or", weights = "distance",
                        on_disconnected = "error")
   core(.mo_rv_geodesic(g$W, d$Y, pairs == "all", n_threads))
 }

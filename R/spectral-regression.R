@@ -134,7 +134,7 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @param on_disconnected `"error"` (default) or `"connect"` (see
-#'   [neighbour_graph()]): the graph embedding of a disconnected graph is
+#'   [neighbor_graph()]): the graph embedding of a disconnected graph is
 #'   degenerate (one zero eigenvalue per component).
 #' @return A `manifold_fit` of subclass `manifold_sr` (and
 #'   `manifold_sr_linear` with `center`, `rotation`, `y_mean`, or

@@ -209,7 +209,7 @@ test_that("relabelled multi-source Dijkstra and pruned MaxMin equal the plain ru
   # a 70 x 60 grid (n = 4200 >= 4096: the multi-source run relabels the
   # vertices in breadth-first order) with unit and sqrt(2) edge lengths
   X <- as.matrix(expand.grid(a = 1:70, b = 1:60))
-  g <- neighbour_graph(X, k = 8, weights = "distance")
+  g <- neighbor_graph(X, k = 8, weights = "distance")
   src <- c(1L, 2100L, 4200L, 77L)
   multi <- geodesic_distances(g, sources = src)
   single <- do.call(rbind, lapply(src, function(s) geodesic_distances(g, sources = s)))
@@ -247,7 +247,7 @@ test_that("landmark Isomap in one core call: given landmarks keep their order, t
   lm <- c(100L, 5L, 60L, 33L, 80L)
   fit <- isomap(roll$x, 2, k = 8, landmarks = lm)
   expect_identical(fit$landmarks, lm)
-  G <- geodesic_distances(neighbour_graph(roll$x, k = 8, weights = "distance"), sources = lm)
+  G <- geodesic_distances(neighbor_graph(roll$x, k = 8, weights = "distance"), sources = lm)
   expect_identical(dim(fit$geodesics), c(length(lm), 120L))
   expect_equal(unname(fit$geodesics), unname(G), tolerance = 1e-12)
   expect_identical(unname(diag(fit$geodesics[, lm])), rep(0, length(lm)))

@@ -309,7 +309,7 @@ test_that("Nystrom path (panel solves, Woodbury Gram by panels) equals the dense
   # the last partial)
   roll <- swiss_roll(300, convention = "wittman", seed = 21)
   X <- roll$x
-  L <- graph_laplacian(neighbour_graph(X, k = 8), "unnormalized")
+  L <- graph_laplacian(neighbor_graph(X, k = 8), "unnormalized")
   mu <- 1e-2; gamma <- 1e-3; s17 <- 10
   fit <- lgrm(X, ndim = 2, k = 8, sigma = s17, mu = mu, gamma = gamma, local = L,
               landmarks = 61, seed = 3, eigen_solver = "iterative")
