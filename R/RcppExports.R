@@ -65,6 +65,10 @@
     .Call(`_manifoldOOS_mo_connect_components`, X, component, n_components, rule, n_threads)
 }
 
+.mo_edge_weights <- function(length, weights, sigma) {
+    .Call(`_manifoldOOS_mo_edge_weights`, length, weights, sigma)
+}
+
 .mo_add_edges <- function(W, i, j, weight) {
     .Call(`_manifoldOOS_mo_add_edges`, W, i, j, weight)
 }
@@ -261,10 +265,6 @@
     .Call(`_manifoldOOS_mo_sosi_grid`, Xtr, labels, Y, A, T, grid, n_class, k_dir, per_class, sep_q, ridge, jitter0)
 }
 
-.mo_sosi_refine <- function(Xtr, labels, Y, A, T, lo, hi, s0, v0, lambda, n_class, k_dir, per_class, sep_q, ridge, jitter0, max_jitter, tol) {
-    .Call(`_manifoldOOS_mo_sosi_refine`, Xtr, labels, Y, A, T, lo, hi, s0, v0, lambda, n_class, k_dir, per_class, sep_q, ridge, jitter0, max_jitter, tol)
-}
-
 .mo_sosi_reg_terms <- function(Xtr, labels, Y, A, C, sigma, n_class, k_dir, per_class, sep_q) {
     .Call(`_manifoldOOS_mo_sosi_reg_terms`, Xtr, labels, Y, A, C, sigma, n_class, k_dir, per_class, sep_q)
 }
@@ -289,8 +289,16 @@
     .Call(`_manifoldOOS_mo_simplex_qp`, G)
 }
 
-.mo_sosi_fit <- function(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect) {
-    .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect)
+.mo_sosi_default_grid <- function(X, n_grid) {
+    .Call(`_manifoldOOS_mo_sosi_default_grid`, X, n_grid)
+}
+
+.mo_sosi_select_scales <- function(X, labels, n_class, Y, A, T, grid, n_grid, mode, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol) {
+    .Call(`_manifoldOOS_mo_sosi_select_scales`, X, labels, n_class, Y, A, T, grid, n_grid, mode, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol)
+}
+
+.mo_sosi_fit <- function(Xtr, labels, n_class, Ytr, Xte, mode, sigma, grid, n_grid, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol, reoptimize, schedule, K) {
+    .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, n_class, Ytr, Xte, mode, sigma, grid, n_grid, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol, reoptimize, schedule, K)
 }
 
 .mo_pca_fit <- function(X, ndim, scale) {

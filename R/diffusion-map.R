@@ -7,14 +7,14 @@
 #' * `kernel = "dense"`: all pairs (an \eqn{n \times n} matrix);
 #' * `kernel = "knn"`: a sparse kernel that keeps the pairs in which one point
 #'   is among the other's `kernel_k` nearest neighbours (the `"or"`
-#'   symmetrisation of [neighbour_graph()]), plus the diagonal. The default
+#'   symmetrisation of [neighbor_graph()]), plus the diagonal. The default
 #'   `kernel_k = 10 k` reaches distances where, on a two-dimensional manifold
 #'   and with the default bandwidth, the weights have fallen to about
 #'   \eqn{e^{-5}}.
 #' * `kernel = "auto"` (default): `"dense"` up to
 #'   `getOption("manifoldOOS.dense_max_n", 2000)` points, `"knn"` above.
 #'
-#' **Bandwidth.** A positive number, or a rule of [neighbour_graph()]:
+#' **Bandwidth.** A positive number, or a rule of [neighbor_graph()]:
 #' `"median_knn"` (default; the median over the points of the distance to
 #' their `k`-th nearest neighbour), `"median_pairwise"` or `"mean_pairwise"`.
 #' In Coifman & Lafon's notation \eqn{\exp(-\|x - y\|^2 / \varepsilon)},
@@ -94,7 +94,7 @@
 #'   kernel row sums \eqn{q} (`q`), the stationary distribution \eqn{\pi}
 #'   (`pi`) and `solver`.
 #' @seealso [manifold_fit], [laplacian_eigenmaps()] (the `alpha = 0`,
-#'   `t = 0` relative, up to scaling), [neighbour_graph()].
+#'   `t = 0` relative, up to scaling), [neighbor_graph()].
 #' @references Coifman, R. R. & Lafon, S. (2006). Diffusion maps. *Applied and
 #'   Computational Harmonic Analysis* 21, 5-30.
 #' @export
@@ -111,10 +111,7 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
                           knn_method = getOption("manifoldOOS.knn_method", "auto"),
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue()
   ndim <- check_ndim(ndim, n - 2L)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
   t <- check_number(t, "t", lower = 0)
@@ -182,7 +179,7 @@ diffusion_kernel <- function(X, sigma, kernel, kernel_k) {
     return(K)
   }
   g <- tryCatch(
-    neighbour_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma),
+    neighbor_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma),
     manifoldOOS_input_error = function(e) {
       if (is.null(e$n_components)) stop(e)
       abort_input("kernel_k", sprintf(paste0(

@@ -256,7 +256,7 @@ swiss_roll <- function(n, noise = 0, hole = FALSE,
 #' arc length \eqn{s(t) = \frac12[t\sqrt{1+t^2} + \mathrm{asinh}\,t]} over
 #' \eqn{t \in [3\pi/2, 9\pi/2]}, times `n_h` equally spaced heights in
 #' \eqn{[0, h_{max}]}. The defaults (100 x 20 = 2000 points, height 21) are
-#' the "evenly distributed" roll of Qiao et al.'s Fig. 2 (spec 001); the
+#' the "evenly distributed" roll of Fig. 2 of Qiao et al. (2013); the
 #' random roll of [swiss_roll()] with `convention = "wittman"` is uniform in
 #' \eqn{t} instead, i.e. denser on the inner turns.
 #'
@@ -303,7 +303,7 @@ swiss_roll_grid <- function(n_t = 100, n_h = 20, h_max = 21) {
 #' \eqn{w \sim U(1, 3)} pixels, axis ratio \eqn{a/b \sim U(0.5, 1)} (height
 #' \eqn{2b} about 11 pixels) and a small random tilt in
 #' \eqn{[-0.15, 0.15]} radians; grey values in \[0, 1\]. The offline stand-in
-#' for the USPS zeros of Qiao et al. (spec 001), whose two named degrees of
+#' for the USPS zeros of Qiao et al. (2013), whose two named degrees of
 #' freedom are line width and shape.
 #'
 #' @param n Number of images.

@@ -1,4 +1,4 @@
-# Neighbourhood graphs (the graph conventions of ?neighbour_graph): construction, bandwidth rules,
+# Neighbourhood graphs (the graph conventions of ?neighbor_graph): construction, bandwidth rules,
 # connected components, Laplacians and geodesic distances.
 
 #' Neighbourhood graph
@@ -82,13 +82,13 @@
 #' @examples
 #' set.seed(1)
 #' X <- matrix(rnorm(200), ncol = 2)
-#' g <- neighbour_graph(X, k = 8, weights = "heat")
+#' g <- neighbor_graph(X, k = 8, weights = "heat")
 #' g
 #' # two clusters far apart, joined by the shortest edge between them
 #' X2 <- rbind(X, X + 20)
-#' g2 <- suppressWarnings(neighbour_graph(X2, k = 5, on_disconnected = "connect"))
+#' g2 <- suppressWarnings(neighbor_graph(X2, k = 5, on_disconnected = "connect"))
 #' g2$added_edges
-neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
+neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
                             symmetrize = c("or", "and", "mean", "none"),
                             weights = c("binary", "heat", "distance"),
                             sigma = "median_knn",
@@ -155,8 +155,7 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
       graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads)
     } else if (on_disconnected == "connect") {
       e <- core(.mo_connect_components(X, comps$component, comps$n_components, connect, threads))
-      w <- switch(weights, binary = rep(1, length(e$length)),
-                  heat = exp(-e$length^2 / (2 * sigma^2)), distance = e$length)
+      w <- core(.mo_edge_weights(e$length, weights, sig_c))
       W <- core(.mo_add_edges(W, e$i, e$j, w))
       added <- data.frame(i = e$i, j = e$j, length = e$length, weight = w)
       warn_mo(sprintf(paste0("the neighbourhood graph has %d connected components (sizes %s); ",
@@ -200,6 +199,14 @@ neighbour_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
   )
 }
 
+#' @rdname neighbor_graph
+#' @section Deprecated name:
+#' `neighbour_graph()` is the former name of `neighbor_graph()` (the package
+#' spells its identifiers the American way, see [manifoldOOS-package]); it
+#' still works and warns with class `manifoldOOS_deprecated`.
+#' @export
+neighbour_graph <- deprecated_alias(neighbor_graph, "neighbour_graph", "neighbor_graph")
+
 # Radius-search row pointers as 0-based offsets (accepts 1-based too).
 radius_ptr0 <- function(ptr, n) {
   ptr <- as.integer(ptr)
@@ -215,7 +222,7 @@ format_sizes <- function(sizes, max_show = 10L) {
   out
 }
 
-# Heat-kernel bandwidth from a rule (the bandwidth rules of ?neighbour_graph), with the floor
+# Heat-kernel bandwidth from a rule (the bandwidth rules of ?neighbor_graph), with the floor
 # sigma >= 1e-12 * (largest distance seen) and a warning when it applies.
 graph_bandwidth <- function(X, rule, sigma, nb, threads) {
   if (rule == "user") return(sigma)
@@ -240,7 +247,7 @@ graph_bandwidth <- function(X, rule, sigma, nb, threads) {
 }
 
 # Classed error for a disconnected graph: component sizes and the smallest k
-# (or eps) that connects it (the connectivity rule of ?neighbour_graph).
+# (or eps) that connects it (the connectivity rule of ?neighbor_graph).
 graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads) {
   n <- nrow(X)
   head_msg <- sprintf("gives a neighbourhood graph with %d connected components (sizes %s)",
@@ -320,7 +327,7 @@ as_dgc <- function(W, arg = "W") {
 #' error listing those vertices; the unnormalised form is returned with the
 #' list in its `"isolated"` attribute.
 #'
-#' @param g An `mlgraph` from [neighbour_graph()], or a symmetric
+#' @param g An `mlgraph` from [neighbor_graph()], or a symmetric
 #'   non-negative weight matrix (dense or sparse).
 #' @param type Which Laplacian.
 #' @return A sparse `dgCMatrix` with attributes `"degree"` (the degree
@@ -329,7 +336,7 @@ as_dgc <- function(W, arg = "W") {
 #' @examples
 #' set.seed(1)
 #' X <- matrix(rnorm(100), ncol = 2)
-#' g <- neighbour_graph(X, k = 6, weights = "heat")
+#' g <- neighbor_graph(X, k = 6, weights = "heat")
 #' L <- graph_laplacian(g)
 #' range(Matrix::rowSums(L))  # rows sum to zero
 #' Lsym <- graph_laplacian(g, "symmetric")
@@ -378,10 +385,10 @@ graph_laplacian <- function(g, type = c("unnormalized", "symmetric", "random_wal
 #' @export
 #' @examples
 #' X <- cbind(1:10, 0)
-#' g <- neighbour_graph(X, k = 2, weights = "distance")
+#' g <- neighbor_graph(X, k = 2, weights = "distance")
 #' geodesic_distances(g, sources = c(1, 10))
 geodesic_distances <- function(g, sources = NULL) {
-  if (!inherits(g, "mlgraph")) abort_input("g", "must be an mlgraph from neighbour_graph().")
+  if (!inherits(g, "mlgraph")) abort_input("g", "must be an mlgraph from neighbor_graph().")
   if (identical(g$weights, "heat")) {
     abort_input("g", paste0("has heat-kernel weights, which are affinities, not lengths; build it with ",
                             "weights = \"distance\" (or \"binary\" for hop counts)."))

@@ -50,7 +50,7 @@
 #'
 #' **Disconnected graphs**: with `on_disconnected = "connect"` (default)
 #' components are joined by the shortest edges between them (see
-#' [neighbour_graph()]) with a warning; `"error"` stops and reports the
+#' [neighbor_graph()]) with a warning; `"error"` stops and reports the
 #' smallest `k` that connects the graph.
 #'
 #' **Out-of-sample** (`predict(fit, newdata, method = )`): the geodesic
@@ -78,7 +78,7 @@
 #'   embedding to its principal axes.
 #' @param on_disconnected `"connect"` or `"error"` (see Details).
 #' @param connect How components are joined: `"mst"` or `"all_pairs"` (see
-#'   [neighbour_graph()]).
+#'   [neighbor_graph()]).
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"` (see Details).
 #' @param seed `NULL` or a whole number making the random landmark choice
 #'   reproducible without changing the caller's random number stream.
@@ -127,10 +127,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X")
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue(min_rows = 3L)
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)
   landmark_method <- check_choice(landmark_method, c("maxmin", "random"), "landmark_method")
@@ -163,7 +160,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                     ncol(X), ndim, k, if (is.null(lm)) "" else sprintf(", %d landmarks", lm$m))
 
   res <- timed({
-    g <- neighbour_graph(unname_matrix(X), k = k, weights = "distance", symmetrize = "or",
+    g <- neighbor_graph(unname_matrix(X), k = k, weights = "distance", symmetrize = "or",
                          on_disconnected = on_disconnected, connect = connect)
     t1 <- mo_progress(verbose, "%s: kNN graph: %d component(s), %d edge(s) added", label,
                       as.integer(g$initial_components$n_components), NROW(g$added_edges), start = t0)

@@ -12,7 +12,7 @@
 #' * `"unnormalized"` (ratio cut): \eqn{L y = \lambda y}, unit-norm columns.
 #'
 #' The trivial eigenvector (\eqn{1}, or \eqn{D^{1/2} 1} for `"symmetric"`) is
-#' checked and dropped. The graph is built by [neighbour_graph()] with the
+#' checked and dropped. The graph is built by [neighbor_graph()] with the
 #' `"or"` symmetrisation: `graph = "knn"` (default), `"eps"`
 #' (\eqn{\varepsilon}-ball, radius `eps`), or `"full"` (all pairs, dense;
 #' at most 5000 points). A disconnected graph is an error that names the
@@ -59,7 +59,7 @@
 #'   distance of `bandwidth = "median_knn"`).
 #' @param graph `"knn"`, `"eps"` or `"full"`.
 #' @param bandwidth Heat-kernel \eqn{\sigma}: a positive number or a rule of
-#'   [neighbour_graph()] (`"median_knn"`, default; `"mean_pairwise"`,
+#'   [neighbor_graph()] (`"median_knn"`, default; `"mean_pairwise"`,
 #'   `"median_pairwise"`). Ignored for binary weights.
 #' @param weights `"heat"` (default) or `"binary"` (Belkin & Niyogi's
 #'   "simple-minded" weights).
@@ -67,7 +67,7 @@
 #' @param laplacian Eigenproblem variant (see Details).
 #' @param on_disconnected `"error"` (default) or `"connect"` (join the
 #'   components by the edges of a minimum spanning tree over them, with a
-#'   warning; see [neighbour_graph()]).
+#'   warning; see [neighbor_graph()]).
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
@@ -76,7 +76,7 @@
 #'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
 #'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees
 #'   (`degree`, for `"symmetric"` only), `n_duplicates` and `solver`.
-#' @seealso [manifold_fit], [neighbour_graph()], [graph_laplacian()].
+#' @seealso [manifold_fit], [neighbor_graph()], [graph_laplacian()].
 #' @export
 #' @examples
 #' roll <- swiss_roll(600, seed = 1)
@@ -94,10 +94,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue()
   ndim <- check_ndim(ndim, n - 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
   weights <- check_choice(weights, c("heat", "binary"), "weights")
@@ -143,7 +140,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                   start = t1)
       added <- 0L
     } else {
-      g <- neighbour_graph(X, k = if (need_k) k else 10L, type = graph, eps = if (graph == "eps") eps else NULL,
+      g <- neighbor_graph(X, k = if (need_k) k else 10L, type = graph, eps = if (graph == "eps") eps else NULL,
                            symmetrize = "or", weights = weights,
                            sigma = if (heat) bandwidth else "median_knn",
                            on_disconnected = on_disconnected)

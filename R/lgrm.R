@@ -63,13 +63,13 @@
 #' eigenvectors of \eqn{M} come from shift-invert Lanczos with a dense
 #' Cholesky factor of \eqn{M + \epsilon I}, also in place
 #' (`eigen_solver = "iterative"`, the default for \eqn{n > 500}), or from a
-#' full LAPACK eigendecomposition (`"dense"`, default for \eqn{n \le 500}; the
-#' spec's threshold of 3000 is lowered because the full decomposition costs
-#' about 27 times the Cholesky factorisation). Peak memory is two dense
+#' full LAPACK eigendecomposition (`"dense"`, default for \eqn{n \le 500}, a
+#' low threshold because the full decomposition costs about 27 times the
+#' Cholesky factorisation). Peak memory is two dense
 #' `n x n` matrices (1.6 GB at \eqn{n = 10000}). `fit$solver$global`
 #' records which factorisation was used.
 #'
-#' **Landmarks (Nyström, spec 4.3).** `landmarks = r` (a number) samples `r`
+#' **Landmarks (Nyström).** `landmarks = r` (a number) samples `r`
 #' training rows (seeded by `seed`); a vector of row indices uses those rows.
 #' The kernel is replaced by \eqn{K \approx \Phi\Phi^\top},
 #' \eqn{\Phi = \kappa(X, Z) W_Z^{-1/2}}, so \eqn{L_g \approx H - F(F^\top F +
@@ -110,7 +110,7 @@
 #' @param ndim Target dimension \eqn{m}.
 #' @param k Clique size *including* the point itself (the point and its
 #'   `k - 1` nearest neighbours).
-#' @param p Local PCA dimension (default `ndim`, spec 2.2): the dimension of
+#' @param p Local PCA dimension (default `ndim`): the dimension of
 #'   the local tangent model. The paper takes \eqn{p \in [m, d]}; `p` below
 #'   `ndim` is allowed for manifolds of lower intrinsic dimension embedded in
 #'   more dimensions (a closed loop drawn in 2-D: `p = 1`, `ndim = 2`).
@@ -352,23 +352,19 @@ lgrm_eig_opts <- function(eigen_solver) {
 # the number of connected components of the "or"-symmetrised clique graph.
 lgrm_cliques <- function(X, k) {
   g <- withCallingHandlers(
-    neighbour_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect"),
+    neighbor_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect"),
     manifoldOOS_warning = function(w) {
       if (grepl("connected components", conditionMessage(w))) invokeRestart("muffleWarning")
     })
   list(idx = g$idx, dist = g$dist, n_components = g$initial_components$n_components)
 }
 
-# Unnormalised heat-kernel Laplacian on the symmetrised kNN graph (W = max(W, W')).
+# Unnormalised heat-kernel Laplacian on the symmetrised kNN graph (W = max(W, W')),
+# weights exp(-d^2 / le_t): the package's heat weights with sigma = sqrt(le_t / 2).
 lgrm_le_laplacian <- function(X, nb, le_t) {
   if (is.null(le_t)) le_t <- mean(nb$dist^2)
   le_t <- check_number(le_t, "le_t", lower = 0, lower_open = TRUE)
-  n <- nrow(X)
-  kk <- ncol(nb$idx)
-  W <- Matrix::sparseMatrix(i = rep(seq_len(n), kk), j = as.vector(nb$idx),
-                            x = exp(-as.vector(nb$dist)^2 / le_t), dims = c(n, n))
-  Wt <- Matrix::t(W)
-  W <- methods::as((W + Wt + abs(W - Wt)) / 2, "CsparseMatrix")
+  W <- core(.mo_knn_graph(nb$idx, nb$dist, nrow(X), "or", "heat", sqrt(le_t / 2)))
   graph_laplacian(W, "unnormalized")
 }
 

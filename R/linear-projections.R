@@ -34,7 +34,7 @@ lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected,
     k <- check_k(k, n)
     weights <- check_choice(weights, c("heat", "binary"), "weights")
     on_disconnected <- check_choice(on_disconnected, policies, "on_disconnected")
-    g <- neighbour_graph(X, k = k, weights = weights, sigma = sigma, on_disconnected = on_disconnected)
+    g <- neighbor_graph(X, k = k, weights = weights, sigma = sigma, on_disconnected = on_disconnected)
     W <- g$W
     info <- list(k = k, weights = weights, sigma = g$sigma, source = "knn",
                  added_edges = nrow(g$added_edges))
@@ -205,7 +205,7 @@ lp_ridge_note <- function(res, method) {
 #' within-component neighbourhoods and the separation of the components
 #' follows from the constraint, not from distances between them. Use
 #' `on_disconnected = "connect"` to join the components by the shortest
-#' edges (see [neighbour_graph()]), which adds between-component terms, a
+#' edges (see [neighbor_graph()]), which adds between-component terms, a
 #' larger `k`, or `"error"` to stop. The same holds for [olpp()].
 #'
 #' Defaults follow Deng Cai's LPP preset: `k = 5` neighbours, heat weights
@@ -217,7 +217,7 @@ lp_ridge_note <- function(res, method) {
 #' @param k Number of neighbours of the kNN graph.
 #' @param weights Edge weights of the graph: `"heat"` or `"binary"`.
 #' @param sigma Heat-kernel bandwidth: a number or a rule of
-#'   [neighbour_graph()] (`"mean_pairwise"`, `"median_pairwise"`,
+#'   [neighbor_graph()] (`"mean_pairwise"`, `"median_pairwise"`,
 #'   `"median_knn"`).
 #' @param constraint `"degree"` or `"covariance"` (see Details).
 #' @param center `"mean"` or `"degree"` (see Details; `"covariance"` always
@@ -225,11 +225,11 @@ lp_ridge_note <- function(res, method) {
 #' @param pca `TRUE` (PCA step when needed), `"always"` or `FALSE`.
 #' @param regularize Ridge \eqn{\alpha \ge 0} replacing the PCA step.
 #' @param graph Optional precomputed graph: an `mlgraph` from
-#'   [neighbour_graph()] or a symmetric non-negative \eqn{n \times n} weight
+#'   [neighbor_graph()] or a symmetric non-negative \eqn{n \times n} weight
 #'   matrix; `k`, `weights`, `sigma` and `on_disconnected` are then ignored.
 #' @param on_disconnected `"keep"` (default: fit on the graph as it is, with
 #'   a message; see Details), `"connect"` (join the components, see
-#'   [neighbour_graph()]) or `"error"`.
+#'   [neighbor_graph()]) or `"error"`.
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
@@ -250,7 +250,7 @@ lp_ridge_note <- function(res, method) {
 #' fit
 #' y_new <- predict(fit, roll$x[301:400, ])
 #' # the constraint A' Xc' D Xc A = I
-#' g <- neighbour_graph(roll$x[1:300, ], k = 8, weights = "heat", sigma = "mean_pairwise")
+#' g <- neighbor_graph(roll$x[1:300, ], k = 8, weights = "heat", sigma = "mean_pairwise")
 #' Z <- embedding(fit)
 #' round(crossprod(Z, Matrix::rowSums(g$W) * Z), 8)
 lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean_pairwise",

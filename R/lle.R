@@ -142,10 +142,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue()
   ndim <- check_ndim(ndim, n - 2L)
   k <- check_k(k, n)
   reg <- check_number(reg, "reg", lower = 0)
@@ -201,11 +198,11 @@ summary_extra.manifold_lle <- function(object) spectral_summary(object)
 
 # ---- helpers shared by lle(), ltsa() and laplacian_eigenmaps() ----------------
 
-# Self-kNN lists of X with the connectivity check of ?neighbour_graph (the "or"
+# Self-kNN lists of X with the connectivity check of ?neighbor_graph (the "or"
 # symmetrisation of the kNN relation must be connected; the error names the
 # smallest k that connects it).
 local_neighbours <- function(X, k) {
-  g <- neighbour_graph(X, k = k, symmetrize = "none", weights = "binary",
+  g <- neighbor_graph(X, k = k, symmetrize = "none", weights = "binary",
                        on_disconnected = "error")
   list(idx = g$idx, dist = g$dist)
 }

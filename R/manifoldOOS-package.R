@@ -4,6 +4,13 @@
 #' it with [predict()][manifold_fit]. See `vignette("manifoldOOS")` for an
 #' overview.
 #'
+#' @section Naming conventions:
+#' Exported functions, arguments and list fields use American spelling
+#' (`neighbor`, `center`, `normalize`, `regularizer`) in `snake_case`; help
+#' text keeps British prose. A renamed export keeps its former name as an
+#' alias that works and warns with class `manifoldOOS_deprecated`:
+#' `neighbour_graph()` is now [neighbor_graph()].
+#'
 #' @section Options:
 #' * `manifoldOOS.threads`: default number of threads (0 = all available).
 #' * `manifoldOOS.verbose`: default of the `verbose` argument of the fits,

@@ -35,7 +35,7 @@ format_bytes <- function(b) {
 #' x) - \bar\varphi)}{y(x) = t(V) (phi(x~) - phibar)}, fitted so that the
 #' training embedding preserves the LLE reconstruction weights.
 #'
-#' **Algorithm** (spec 001). (1) LLE reconstruction weights \eqn{R} on the
+#' **Algorithm** (Qiao et al. 2013). (1) LLE reconstruction weights \eqn{R} on the
 #' raw `X` (`k` neighbours, local Gram matrices regularised by `reg` times
 #' their trace, as in [lle()] and [npe()]) and \eqn{M = (I - R)^\top(I - R)}
 #' (the paper's \eqn{D - W} with the corrected eq. 29,
@@ -133,10 +133,7 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
-  n <- nrow(X)
+  fit_prologue()
   k <- check_k(k, n)
   degree <- check_number(degree, "degree", lower = 1, upper = 50, integer = TRUE)
   basis <- check_choice(basis, c("hadamard", "full"), "basis")
@@ -272,9 +269,7 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  knn_method <- local_knn_method(knn_method, X)
+  fit_prologue()
   lambda <- check_number(lambda, "lambda", lower = 0)
   if (is.null(sigma)) {
     sigma <- pairwise_scale(X, "median_pairwise") / sqrt(2)

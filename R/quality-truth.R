@@ -13,7 +13,7 @@
 #' scale and shear; unlike a Procrustes error it does not penalise the
 #' anisotropic scaling that normalised spectral embeddings (such as LGRM's
 #' and LTSA's \eqn{Y^\top Y = I}) impose. Used for the unrolling targets of
-#' the LGRM reproduction (spec 000, section 9: \eqn{R^2 \ge 0.999}).
+#' the package's LGRM reproduction (criterion \eqn{R^2 \ge 0.999}).
 #'
 #' @param Y Embedding (numeric matrix or data frame, one row per point).
 #' @param truth Known coordinates of the same points (for the Swiss roll

@@ -354,7 +354,7 @@ residual_variance <- function(X, Y, k = 10, pairs = c("upper", "all"), distances
   }
   d <- check_pair(X, Y)
   k <- check_k(k, nrow(d$X), "k")
-  g <- neighbour_graph(d$X, k = k, symmetrize = "or", weights = "distance",
+  g <- neighbor_graph(d$X, k = k, symmetrize = "or", weights = "distance",
                        on_disconnected = "error")
   core(.mo_rv_geodesic(g$W, d$Y, pairs == "all", n_threads))
 }
@@ -403,7 +403,7 @@ pad_columns <- function(M, q) {
 #' enters the trace with a minus sign when needed). When the numbers of
 #' columns differ, the narrower matrix is padded with zero columns.
 #'
-#' `procrustes_dist()` returns one of the distances of spec convention:
+#' `procrustes_dist()` returns one of these distances:
 #' `"ss"` the residual sum of squares with optimal scale (equal to
 #' `vegan::procrustes(target, Y)$ss`); `"matlab_d"` that residual divided by
 #' `||target_c||^2`, i.e. `1 - tr(S)^2 / (||target_c||^2 ||Y_c||^2)`

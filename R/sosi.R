@@ -350,30 +350,16 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
     truth <- as.character(labels_unlabeled)
   }
 
-  # scales
-  diag <- list(sigma_mode = sigma_mode)
   if (sigma_mode == "fixed") {
     if (is.null(sigma)) abort_input("sigma", "must be given when sigma_mode = \"fixed\".")
     if (!is.numeric(sigma) || !(length(sigma) %in% c(1L, d)) || any(!is.finite(sigma)) || any(sigma <= 0)) {
       abort_input("sigma", sprintf("must be one positive number or %d (one per dimension).", d))
     }
-    sig <- rep_len(as.numeric(sigma), d)
+    sigma <- rep_len(as.numeric(sigma), d)
+    sigma_grid <- NULL
   } else {
-    sel <- select_sigma(X, codes, M, Y, sigma_mode, sigma_grid, n_grid, lambda, K_dir, dir_neighbors,
-                        clip_sd, ratio_rel, sep_quantile, ridge, jitter, refine = refine, refine_tol = refine_tol)
-    sig <- sel$sigma
-    diag <- c(diag, sel[setdiff(names(sel), "sigma")])
-  }
-  # later rounds: the same rule with the round's centres and targets, the
-  # round-1 rule (after any fallback), lambda and grid
-  reselect <- NULL
-  if (reoptimize_sigma) {
-    reselect <- function(round, A, Tg) {
-      lam <- if (diag$mode_used == "regularizer") diag$lambda else NULL
-      select_sigma(X, codes, M, Y, diag$mode_used, diag$grid_all, n_grid, lam, K_dir, dir_neighbors, clip_sd,
-                   ratio_rel, sep_quantile, ridge, jitter, refine = refine, refine_tol = refine_tol,
-                   A = A, Tg = Tg)$sigma
-    }
+    sigma_grid <- check_sigma_grid(sigma_grid)
+    sigma <- NULL
   }
 
   # schedule
@@ -386,12 +372,20 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   frac <- (schedule - N) / m
   stop_at <- which(frac >= stop_frac - 1e-12)
   if (length(stop_at)) schedule <- schedule[seq_len(stop_at[1])]
-  mo_progress(verbose, "SOSI: %d labelled + %d unlabelled points, %d rounds (scales chosen: %s)", N, m,
-              length(schedule), if (is.null(diag$mode_used)) sigma_mode else diag$mode_used)
-  t_fit <- mo_progress(verbose, "SOSI: progressive interpolation and labelling")
-  res <- core(.mo_sosi_fit(X, codes, Y, Xu, sig, as.integer(schedule), min(K, max(table(f))), ridge, jitter,
-                           reselect))
+  mo_progress(verbose, "SOSI: %d labelled + %d unlabelled points, %d rounds (scales: %s)", N, m,
+              length(schedule), sigma_mode)
+  t_fit <- mo_progress(verbose, "SOSI: scale selection, progressive interpolation and labelling")
+  res <- core(.mo_sosi_fit(X, codes, M, Y, Xu, sigma_mode, if (is.null(sigma)) numeric(0) else sigma,
+                           if (is.null(sigma_grid)) numeric(0) else sigma_grid, n_grid,
+                           if (is.null(lambda)) NaN else lambda, K_dir, dir_neighbors == "per_class",
+                           clip_sd, ratio_rel, sep_quantile, ridge, jitter, refine, refine_tol,
+                           reoptimize_sigma, as.integer(schedule), min(K, max(table(f)))))
   mo_progress(verbose, "SOSI: %d rounds done", length(res$rounds), start = t_fit)
+  diag <- list(sigma_mode = sigma_mode)
+  if (!is.null(res$scales)) {
+    sel <- scale_diagnostics(res$scales)
+    diag <- c(diag, sel[setdiff(names(sel), "sigma")])
+  }
 
   lev <- levels(f)
   as_lab <- function(code) factor(lev[code], levels = lev)
@@ -434,100 +428,39 @@ check_schedule <- function(schedule, N, Q) {
   schedule
 }
 
-# Default scale grid: log-spaced from 0.25 x median NN distance to 4 x the
-# median pairwise distance.
-sosi_default_grid <- function(X, n_grid) {
-  D <- as.matrix(stats::dist(X))
-  diag(D) <- Inf
-  dnn <- stats::median(apply(D, 1, min))
-  dmed <- stats::median(D[upper.tri(D)])
-  if (!(dnn > 0)) dnn <- min(D[D > 0])
-  exp(seq(log(0.25 * dnn), log(4 * dmed), length.out = n_grid))
+# A user scale grid: NULL (the default grid) or at least two positive scales.
+check_sigma_grid <- function(grid) {
+  if (is.null(grid)) return(NULL)
+  if (!is.numeric(grid) || length(grid) < 2L || any(!is.finite(grid)) || any(grid <= 0)) {
+    abort_input("sigma_grid", "must be at least two positive scales.")
+  }
+  as.numeric(grid)
 }
 
-# Scales whose kernel matrix needs a jitter above 1e-8 do not interpolate:
-# they are dropped from the top of the grid (at least 3 scales are kept).
-grid_keep <- function(jitter) {
-  ok <- jitter <= 1e-8
-  n_ok <- if (all(ok)) length(jitter) else max(which(cumprod(ok) == 1), 0L)
-  seq_len(min(length(jitter), max(3L, n_ok)))
+# The scale selection returned by the core, as the fit's diagnostics (the
+# endpoint-balancing fallback is reported here).
+scale_diagnostics <- function(sel) {
+  if (isTRUE(sel$balancing_failed)) {
+    warn_mo("endpoint balancing of lambda failed (D-hat does not grow over the grid); using sigma_mode = \"ratio\".")
+  }
+  sel$balancing_failed <- NULL
+  sel
 }
 
-# Scale selection (Vural & Guillemot, sec. 3) with the RBF interpolating targets Tg at centres
-# A (the labelled points and their embedding in round 1); the regulariser is
-# summed over the labelled points X.
+# Scale selection of SOSI (Vural & Guillemot, sec. 3) with the RBF interpolating targets Tg at
+# centres A (the labelled points and their embedding in round 1); the
+# regulariser is summed over the labelled points X. One core call (the
+# default grid, the search, refinement and clipping are in the core).
 select_sigma <- function(X, codes, M, Y, mode, grid, n_grid, lambda, K_dir, dir_neighbors, clip_sd,
                          ratio_rel, sep_quantile, ridge, jitter, refine = FALSE, refine_tol = 0.01,
                          A = X, Tg = Y) {
-  if (is.null(grid)) {
-    grid <- sosi_default_grid(X, n_grid)
-  } else if (!is.numeric(grid) || length(grid) < 2L || any(!is.finite(grid)) || any(grid <= 0)) {
-    abort_input("sigma_grid", "must be at least two positive scales.")
-  }
-  grid <- sort(as.numeric(grid))
-  grid_all <- grid
-  per_class <- dir_neighbors == "per_class"
-  g <- core(.mo_sosi_grid(X, codes, unname(Y), unname(A), unname(Tg), grid, M, K_dir, per_class, sep_quantile,
-                          ridge, jitter))
-  keep <- grid_keep(g$jitter)
-  grid <- grid[keep]
-  g$G <- g$G[keep, , drop = FALSE]
-  g$D <- g$D[keep, , drop = FALSE]
-  g$jitter <- g$jitter[keep]
-  G <- g$G
-  D <- g$D
-  ng <- length(grid)
-  has_pairs <- g$I_sizes > 0
-  used_lambda <- NA_real_
-  if (mode == "regularizer") {
-    if (is.null(lambda)) {
-      den <- sum(D[ng, ]) - sum(D[1, ])
-      if (den > 0) {
-        lambda <- (sum(G[ng, ]) - sum(G[1, ])) / den
-      } else {
-        warn_mo("endpoint balancing of lambda failed (D-hat does not grow over the grid); using sigma_mode = \"ratio\".")
-        mode <- "ratio"
-      }
-    }
-  }
-  if (mode == "regularizer") {
-    used_lambda <- lambda
-    crit <- G - lambda * D
-    idx <- apply(crit, 2, which.min)
-    if (refine) {
-      d <- ncol(G)
-      lo <- grid[pmax(idx - 1L, 1L)]
-      hi <- grid[pmin(idx + 1L, ng)]
-      hi[!has_pairs] <- lo[!has_pairs]  # replaced by the mean scale below
-      rf <- core(.mo_sosi_refine(X, codes, unname(Y), unname(A), unname(Tg), lo, hi, grid[idx],
-                                 crit[cbind(idx, seq_len(d))], lambda, M, K_dir, per_class, sep_quantile,
-                                 ridge, jitter, 1e-8, refine_tol))
-      refined <- list(sigma_grid_min = grid[idx], sigma_refined = rf$sigma, crit_refined = rf$crit,
-                      refine_evals = rf$n_eval)
-    }
-  } else {
-    ratio <- D / G
-    ratio[!is.finite(ratio)] <- 0
-    idx <- vapply(seq_len(ncol(ratio)), function(k) {
-      r <- ratio[, k]
-      if (!(max(r) > 0)) return(1L)
-      max(which(r >= ratio_rel * max(r)))
-    }, 1L)
-  }
-  sig <- grid[idx]
-  if (!(mode == "regularizer" && refine)) refined <- NULL
-  if (!is.null(refined)) sig <- refined$sigma_refined
-  if (any(has_pairs) && any(!has_pairs)) sig[!has_pairs] <- mean(sig[has_pairs])
-  ref <- if (any(has_pairs)) sig[has_pairs] else sig
-  if (length(ref) > 1L) {
-    mu <- mean(ref)
-    s <- stats::sd(ref)
-    sig <- pmin(pmax(sig, mu - clip_sd * s), mu + clip_sd * s)
-  }
-  sig <- pmax(sig, grid[1])
-  c(list(sigma = sig, mode_used = mode, grid = grid, G = G, D = D, lambda = used_lambda,
-         I_sizes = g$I_sizes, grid_jitter = g$jitter, n_skipped = g$n_skipped, index = idx, grid_all = grid_all),
-    refined)
+  grid <- check_sigma_grid(grid)
+  sel <- core(.mo_sosi_select_scales(X, codes, M, unname(Y), unname(A), unname(Tg),
+                                     if (is.null(grid)) numeric(0) else grid, n_grid, mode,
+                                     if (is.null(lambda)) NaN else lambda, K_dir,
+                                     dir_neighbors == "per_class", clip_sd, ratio_rel, sep_quantile,
+                                     ridge, jitter, refine, refine_tol))
+  scale_diagnostics(sel)
 }
 
 #' @export
@@ -594,12 +527,12 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
   n_grid <- check_number(n_grid, "n_grid", lower = 2, upper = 10000, integer = TRUE)
   K_dir <- check_number(K_dir, "K_dir", lower = 1, integer = TRUE)
   dir_neighbors <- check_choice(dir_neighbors, c("per_class", "global"), "dir_neighbors")
-  grid <- if (is.null(sigma_grid)) sosi_default_grid(X, n_grid) else sort(as.numeric(sigma_grid))
+  grid <- if (is.null(sigma_grid)) core(.mo_sosi_default_grid(X, n_grid)) else sort(as.numeric(sigma_grid))
   if (!length(grid) || any(!is.finite(grid)) || any(grid <= 0)) abort_input("sigma_grid", "must be positive scales.")
   g <- core(.mo_sosi_grid(X, as.integer(f), unname(Y), X, unname(Y), grid, nlevels(f), K_dir,
                           dir_neighbors == "per_class", sep_quantile, 0, 1e-10))
   if (truncate) {
-    keep <- grid_keep(g$jitter)
+    keep <- seq_len(g$n_keep)
     grid <- grid[keep]
     g$G <- g$G[keep, , drop = FALSE]
     g$D <- g$D[keep, , drop = FALSE]

@@ -134,7 +134,7 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @param on_disconnected `"error"` (default) or `"connect"` (see
-#'   [neighbour_graph()]): the graph embedding of a disconnected graph is
+#'   [neighbor_graph()]): the graph embedding of a disconnected graph is
 #'   degenerate (one zero eigenvalue per component).
 #' @return A `manifold_fit` of subclass `manifold_sr` (and
 #'   `manifold_sr_linear` with `center`, `rotation`, `y_mean`, or
@@ -157,9 +157,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X")
-  knn_method <- local_knn_method(knn_method, X)
+  fit_prologue(min_rows = 3L)
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
@@ -212,9 +210,7 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X")
-  knn_method <- local_knn_method(knn_method, X)
+  fit_prologue(min_rows = 3L)
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")

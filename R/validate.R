@@ -408,3 +408,15 @@ predict_rule_args <- function(object, method) {
   if (method == "goose") own <- c(own, oos_args)
   unique(own)
 }
+
+# The opening shared by the fitting functions: checks `verbose`, makes `X` a
+# numeric matrix of at least `min_rows` rows, resolves `knn_method` for it and
+# sets `n`, all in the calling function's frame (which must have `X`,
+# `verbose` and `knn_method`).
+fit_prologue <- function(min_rows = 4L, env = parent.frame()) {
+  env$verbose <- check_verbose(env$verbose)
+  env$X <- as_data_matrix(env$X, "X", min_rows = min_rows)
+  env$knn_method <- local_knn_method(env$knn_method, env$X)
+  env$n <- nrow(env$X)
+  invisible(NULL)
+}

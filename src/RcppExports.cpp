@@ -229,6 +229,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_edge_weights
+Rcpp::NumericVector mo_edge_weights(const Rcpp::NumericVector& length, std::string weights, double sigma);
+RcppExport SEXP _manifoldOOS_mo_edge_weights(SEXP lengthSEXP, SEXP weightsSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type length(lengthSEXP);
+    Rcpp::traits::input_parameter< std::string >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_edge_weights(length, weights, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_add_edges
 SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i, const Rcpp::IntegerVector& j, const Rcpp::NumericVector& weight);
 RcppExport SEXP _manifoldOOS_mo_add_edges(SEXP WSEXP, SEXP iSEXP, SEXP jSEXP, SEXP weightSEXP) {
@@ -1011,34 +1024,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_sosi_refine
-Rcpp::List mo_sosi_refine(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::mat& A, const arma::mat& T, const arma::vec& lo, const arma::vec& hi, const arma::vec& s0, const arma::vec& v0, double lambda, int n_class, int k_dir, bool per_class, double sep_q, double ridge, double jitter0, double max_jitter, double tol);
-RcppExport SEXP _manifoldOOS_mo_sosi_refine(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP ASEXP, SEXP TSEXP, SEXP loSEXP, SEXP hiSEXP, SEXP s0SEXP, SEXP v0SEXP, SEXP lambdaSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP, SEXP max_jitterSEXP, SEXP tolSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
-    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type T(TSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type lo(loSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type hi(hiSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type s0(s0SEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type v0(v0SEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
-    Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
-    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
-    Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
-    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
-    Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
-    Rcpp::traits::input_parameter< double >::type max_jitter(max_jitterSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_sosi_refine(Xtr, labels, Y, A, T, lo, hi, s0, v0, lambda, n_class, k_dir, per_class, sep_q, ridge, jitter0, max_jitter, tol));
-    return rcpp_result_gen;
-END_RCPP
-}
 // mo_sosi_reg_terms
 Rcpp::List mo_sosi_reg_terms(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y, const arma::mat& A, const arma::mat& C, const arma::vec& sigma, int n_class, int k_dir, bool per_class, double sep_q);
 RcppExport SEXP _manifoldOOS_mo_sosi_reg_terms(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YSEXP, SEXP ASEXP, SEXP CSEXP, SEXP sigmaSEXP, SEXP n_classSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP sep_qSEXP) {
@@ -1126,23 +1111,76 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_sosi_default_grid
+Rcpp::NumericVector mo_sosi_default_grid(const arma::mat& X, int n_grid);
+RcppExport SEXP _manifoldOOS_mo_sosi_default_grid(SEXP XSEXP, SEXP n_gridSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type n_grid(n_gridSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_default_grid(X, n_grid));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_sosi_select_scales
+Rcpp::List mo_sosi_select_scales(const arma::mat& X, const arma::ivec& labels, int n_class, const arma::mat& Y, const arma::mat& A, const arma::mat& T, const arma::vec& grid, int n_grid, std::string mode, double lambda, int k_dir, bool per_class, double clip_sd, double ratio_rel, double sep_q, double ridge, double jitter0, bool refine, double refine_tol);
+RcppExport SEXP _manifoldOOS_mo_sosi_select_scales(SEXP XSEXP, SEXP labelsSEXP, SEXP n_classSEXP, SEXP YSEXP, SEXP ASEXP, SEXP TSEXP, SEXP gridSEXP, SEXP n_gridSEXP, SEXP modeSEXP, SEXP lambdaSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP clip_sdSEXP, SEXP ratio_relSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP, SEXP refineSEXP, SEXP refine_tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type T(TSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type n_grid(n_gridSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
+    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
+    Rcpp::traits::input_parameter< double >::type clip_sd(clip_sdSEXP);
+    Rcpp::traits::input_parameter< double >::type ratio_rel(ratio_relSEXP);
+    Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
+    Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
+    Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
+    Rcpp::traits::input_parameter< bool >::type refine(refineSEXP);
+    Rcpp::traits::input_parameter< double >::type refine_tol(refine_tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_select_scales(X, labels, n_class, Y, A, T, grid, n_grid, mode, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_sosi_fit
-Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr, const arma::mat& Xte, const arma::vec& sigma, const arma::uvec& schedule, int K, double ridge, double jitter0, Rcpp::Nullable<Rcpp::Function> reselect);
-RcppExport SEXP _manifoldOOS_mo_sosi_fit(SEXP XtrSEXP, SEXP labelsSEXP, SEXP YtrSEXP, SEXP XteSEXP, SEXP sigmaSEXP, SEXP scheduleSEXP, SEXP KSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP, SEXP reselectSEXP) {
+Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, int n_class, const arma::mat& Ytr, const arma::mat& Xte, std::string mode, const arma::vec& sigma, const arma::vec& grid, int n_grid, double lambda, int k_dir, bool per_class, double clip_sd, double ratio_rel, double sep_q, double ridge, double jitter0, bool refine, double refine_tol, bool reoptimize, const arma::uvec& schedule, int K);
+RcppExport SEXP _manifoldOOS_mo_sosi_fit(SEXP XtrSEXP, SEXP labelsSEXP, SEXP n_classSEXP, SEXP YtrSEXP, SEXP XteSEXP, SEXP modeSEXP, SEXP sigmaSEXP, SEXP gridSEXP, SEXP n_gridSEXP, SEXP lambdaSEXP, SEXP k_dirSEXP, SEXP per_classSEXP, SEXP clip_sdSEXP, SEXP ratio_relSEXP, SEXP sep_qSEXP, SEXP ridgeSEXP, SEXP jitter0SEXP, SEXP refineSEXP, SEXP refine_tolSEXP, SEXP reoptimizeSEXP, SEXP scheduleSEXP, SEXP KSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type Xtr(XtrSEXP);
     Rcpp::traits::input_parameter< const arma::ivec& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_class(n_classSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Ytr(YtrSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Xte(XteSEXP);
+    Rcpp::traits::input_parameter< std::string >::type mode(modeSEXP);
     Rcpp::traits::input_parameter< const arma::vec& >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< const arma::uvec& >::type schedule(scheduleSEXP);
-    Rcpp::traits::input_parameter< int >::type K(KSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type n_grid(n_gridSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type k_dir(k_dirSEXP);
+    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
+    Rcpp::traits::input_parameter< double >::type clip_sd(clip_sdSEXP);
+    Rcpp::traits::input_parameter< double >::type ratio_rel(ratio_relSEXP);
+    Rcpp::traits::input_parameter< double >::type sep_q(sep_qSEXP);
     Rcpp::traits::input_parameter< double >::type ridge(ridgeSEXP);
     Rcpp::traits::input_parameter< double >::type jitter0(jitter0SEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type reselect(reselectSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_sosi_fit(Xtr, labels, Ytr, Xte, sigma, schedule, K, ridge, jitter0, reselect));
+    Rcpp::traits::input_parameter< bool >::type refine(refineSEXP);
+    Rcpp::traits::input_parameter< double >::type refine_tol(refine_tolSEXP);
+    Rcpp::traits::input_parameter< bool >::type reoptimize(reoptimizeSEXP);
+    Rcpp::traits::input_parameter< const arma::uvec& >::type schedule(scheduleSEXP);
+    Rcpp::traits::input_parameter< int >::type K(KSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_sosi_fit(Xtr, labels, n_class, Ytr, Xte, mode, sigma, grid, n_grid, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol, reoptimize, schedule, K));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1473,6 +1511,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_components", (DL_FUNC) &_manifoldOOS_mo_components, 1},
     {"_manifoldOOS_mo_smallest_connecting_k", (DL_FUNC) &_manifoldOOS_mo_smallest_connecting_k, 2},
     {"_manifoldOOS_mo_connect_components", (DL_FUNC) &_manifoldOOS_mo_connect_components, 5},
+    {"_manifoldOOS_mo_edge_weights", (DL_FUNC) &_manifoldOOS_mo_edge_weights, 3},
     {"_manifoldOOS_mo_add_edges", (DL_FUNC) &_manifoldOOS_mo_add_edges, 4},
     {"_manifoldOOS_mo_laplacian", (DL_FUNC) &_manifoldOOS_mo_laplacian, 2},
     {"_manifoldOOS_mo_dijkstra", (DL_FUNC) &_manifoldOOS_mo_dijkstra, 3},
@@ -1522,14 +1561,15 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_fisher_fit", (DL_FUNC) &_manifoldOOS_mo_fisher_fit, 9},
     {"_manifoldOOS_mo_separable_pairs", (DL_FUNC) &_manifoldOOS_mo_separable_pairs, 4},
     {"_manifoldOOS_mo_sosi_grid", (DL_FUNC) &_manifoldOOS_mo_sosi_grid, 12},
-    {"_manifoldOOS_mo_sosi_refine", (DL_FUNC) &_manifoldOOS_mo_sosi_refine, 18},
     {"_manifoldOOS_mo_sosi_reg_terms", (DL_FUNC) &_manifoldOOS_mo_sosi_reg_terms, 10},
     {"_manifoldOOS_mo_rbf_interpolate", (DL_FUNC) &_manifoldOOS_mo_rbf_interpolate, 5},
     {"_manifoldOOS_mo_rbf_eval", (DL_FUNC) &_manifoldOOS_mo_rbf_eval, 4},
     {"_manifoldOOS_mo_rbf_gradient", (DL_FUNC) &_manifoldOOS_mo_rbf_gradient, 4},
     {"_manifoldOOS_mo_nn_label_conf", (DL_FUNC) &_manifoldOOS_mo_nn_label_conf, 3},
     {"_manifoldOOS_mo_simplex_qp", (DL_FUNC) &_manifoldOOS_mo_simplex_qp, 1},
-    {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 10},
+    {"_manifoldOOS_mo_sosi_default_grid", (DL_FUNC) &_manifoldOOS_mo_sosi_default_grid, 2},
+    {"_manifoldOOS_mo_sosi_select_scales", (DL_FUNC) &_manifoldOOS_mo_sosi_select_scales, 19},
+    {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 22},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},

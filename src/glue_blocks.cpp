@@ -190,20 +190,6 @@ manifoldOOS::weight_rule parse_weights(const std::string& s) {
   throw manifoldOOS::input_error("unknown weights '" + s + "'.");
 }
 
-std::vector<int> to_zero_based(const Rcpp::IntegerVector& x) {
-  std::vector<int> out(x.size());
-  for (R_xlen_t t = 0; t < x.size(); ++t) {
-    if (x[t] == NA_INTEGER) throw manifoldOOS::input_error("indices must not be NA.");
-    out[t] = x[t] - 1;
-  }
-  return out;
-}
-
-Rcpp::IntegerVector to_one_based(const std::vector<int>& x) {
-  Rcpp::IntegerVector out(x.size());
-  for (std::size_t t = 0; t < x.size(); ++t) out[t] = x[t] + 1;
-  return out;
-}
 
 }  // namespace
 
@@ -217,7 +203,7 @@ SEXP mo_knn_graph(const Rcpp::IntegerMatrix& idx,
     if (idx.nrow() != n || dist.nrow() != n || idx.ncol() != dist.ncol()) {
       throw manifoldOOS::input_error("neighbour index and distance matrices must both be n x k.");
     }
-    const std::vector<int> idx0 = to_zero_based(idx);
+    const std::vector<int> idx0 = mo_index0(idx);
     return Rcpp::wrap(manifoldOOS::knn_graph(idx0.data(), dist.begin(), n, idx.ncol(),
                                              parse_sym(symmetrize), parse_weights(weights), sigma));
   }
@@ -235,7 +221,7 @@ SEXP mo_eps_graph(const Rcpp::IntegerVector& ptr,
     if (ptr.size() != n + 1 || idx.size() != dist.size() || ptr[n] != idx.size()) {
       throw manifoldOOS::input_error("radius lists: inconsistent ptr / idx / dist lengths.");
     }
-    const std::vector<int> idx0 = to_zero_based(idx);
+    const std::vector<int> idx0 = mo_index0(idx);
     return Rcpp::wrap(manifoldOOS::eps_graph(ptr.begin(), idx0.data(), dist.begin(), n,
                                              parse_sym(symmetrize), parse_weights(weights), sigma));
   }
@@ -283,7 +269,7 @@ Rcpp::List mo_components(SEXP W) {
     const manifoldOOS::components_result c =
         manifoldOOS::connected_components(manifoldOOS::view_of(A));
     return Rcpp::List::create(Rcpp::Named("n_components") = c.n_components,
-                              Rcpp::Named("component") = to_one_based(c.label),
+                              Rcpp::Named("component") = mo_index1(c.label),
                               Rcpp::Named("sizes") = Rcpp::IntegerVector(c.size.begin(), c.size.end()));
   }
   MO_CATCH
@@ -293,7 +279,7 @@ Rcpp::List mo_components(SEXP W) {
 // [[Rcpp::export(.mo_smallest_connecting_k)]]
 int mo_smallest_connecting_k(const Rcpp::IntegerMatrix& idx, bool mutual) {
   MO_TRY {
-    const std::vector<int> idx0 = to_zero_based(idx);
+    const std::vector<int> idx0 = mo_index0(idx);
     const int k = manifoldOOS::smallest_connecting_k(idx0.data(), idx.nrow(), idx.ncol(), mutual);
     return k < 0 ? NA_INTEGER : k;
   }
@@ -314,14 +300,14 @@ Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::Integ
     } else {
       throw manifoldOOS::input_error("unknown connect rule '" + rule + "'.");
     }
-    const std::vector<int> lab = to_zero_based(component);
+    const std::vector<int> lab = mo_index0(component);
     const std::vector<manifoldOOS::added_edge> e = manifoldOOS::connect_components(
         X.begin(), X.nrow(), X.ncol(), lab, n_components, r, n_threads);
     Rcpp::IntegerVector i(e.size()), j(e.size());
     Rcpp::NumericVector len(e.size());
     for (std::size_t t = 0; t < e.size(); ++t) {
-      i[t] = e[t].i + 1;
-      j[t] = e[t].j + 1;
+      i[t] = mo_index1(e[t].i);
+      j[t] = mo_index1(e[t].j);
       len[t] = e[t].length;
     }
     return Rcpp::List::create(Rcpp::Named("i") = i, Rcpp::Named("j") = j,
@@ -331,6 +317,20 @@ Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::Integ
 }
 
 // W with the symmetric edges (i, j) (1-based) set to the given weights.
+// Weights of edges of the given lengths (the graph's weight rule and bandwidth).
+// [[Rcpp::export(.mo_edge_weights)]]
+Rcpp::NumericVector mo_edge_weights(const Rcpp::NumericVector& length, std::string weights,
+                                    double sigma) {
+  MO_TRY {
+    const manifoldOOS::weight_rule rule = parse_weights(weights);
+    Rcpp::NumericVector out(length.size());
+    for (R_xlen_t t = 0; t < length.size(); ++t)
+      out[t] = manifoldOOS::edge_weight(length[t], rule, sigma);
+    return out;
+  }
+  MO_CATCH
+}
+
 // [[Rcpp::export(.mo_add_edges)]]
 SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i,
                                          const Rcpp::IntegerVector& j,
@@ -341,7 +341,7 @@ SEXP mo_add_edges(SEXP W, const Rcpp::IntegerVector& i,
       throw manifoldOOS::input_error("added edges: i, j and weight must have equal lengths.");
     }
     std::vector<manifoldOOS::added_edge> e(i.size());
-    for (R_xlen_t t = 0; t < i.size(); ++t) e[t] = manifoldOOS::added_edge{i[t] - 1, j[t] - 1, 0.0};
+    for (R_xlen_t t = 0; t < i.size(); ++t) e[t] = manifoldOOS::added_edge{mo_index0(i[t]), mo_index0(j[t]), 0.0};
     std::vector<double> w(weight.begin(), weight.end());
     return Rcpp::wrap(manifoldOOS::add_edges(Eigen::SparseMatrix<double>(A), e, w));
   }
@@ -367,7 +367,7 @@ Rcpp::List mo_laplacian(SEXP W, std::string type) {
     return Rcpp::List::create(
         Rcpp::Named("L") = Rcpp::wrap(r.L),
         Rcpp::Named("degree") = Rcpp::NumericVector(r.degree.begin(), r.degree.end()),
-        Rcpp::Named("isolated") = to_one_based(r.isolated));
+        Rcpp::Named("isolated") = mo_index1(r.isolated));
   }
   MO_CATCH
 }
@@ -379,7 +379,7 @@ Rcpp::NumericMatrix mo_dijkstra(SEXP G, const Rcpp::IntegerVector& sources, int 
   MO_TRY {
     const sparse_map A = Rcpp::as<sparse_map>(G);
     const manifoldOOS::adjacency_view v = mo_adjacency(A);
-    const std::vector<int> src = to_zero_based(sources);
+    const std::vector<int> src = mo_index0(sources);
     const int m = static_cast<int>(src.size());
     Rcpp::NumericMatrix out(m, v.n);
     if (m > 0) manifoldOOS::dijkstra_multi(v, src.data(), m, out.begin(), n_threads);
@@ -450,7 +450,7 @@ Rcpp::List mo_knn(const Rcpp::NumericMatrix& X, SEXP query, int k, std::string a
     Rcpp::NumericMatrix dist(static_cast<int>(m), k);
     manifoldOOS::knn_search_raw(X.begin(), n, p, Q, m, k, parse_algorithm(algorithm), n_threads,
                                 idx.begin(), dist.begin());
-    for (R_xlen_t t = 0; t < idx.size(); ++t) idx[t] += 1;
+    mo_index1_inplace(idx);
     return Rcpp::List::create(Rcpp::Named("idx") = idx, Rcpp::Named("dist") = dist);
   }
   MO_CATCH
@@ -473,8 +473,7 @@ Rcpp::List mo_radius(const Rcpp::NumericMatrix& X, SEXP query, double eps,
     }
     Rcpp::IntegerVector ptr(r.ptr.size());
     for (std::size_t i = 0; i < r.ptr.size(); ++i) ptr[i] = static_cast<int>(r.ptr[i]);
-    Rcpp::IntegerVector idx(r.idx.size());
-    for (std::size_t i = 0; i < r.idx.size(); ++i) idx[i] = r.idx[i] + 1;
+    const Rcpp::IntegerVector idx = mo_index1(r.idx);
     Rcpp::NumericVector dist(r.dist.begin(), r.dist.end());
     return Rcpp::List::create(Rcpp::Named("ptr") = ptr, Rcpp::Named("idx") = idx,
                               Rcpp::Named("dist") = dist);
@@ -589,7 +588,7 @@ Rcpp::List mo_hnsw_search(SEXP index, SEXP query, int k, int ef, int n_threads) 
     Rcpp::IntegerMatrix idx(static_cast<int>(m), k);
     Rcpp::NumericMatrix dist(static_cast<int>(m), k);
     if (m > 0) ix->search(Q, m, k, ef, n_threads, idx.begin(), dist.begin());
-    for (R_xlen_t t = 0; t < idx.size(); ++t) idx[t] += 1;
+    mo_index1_inplace(idx);
     return Rcpp::List::create(Rcpp::Named("idx") = idx, Rcpp::Named("dist") = dist);
   }
   MO_CATCH

@@ -4,6 +4,7 @@
 
 #include <manifoldOOS/blocks/kernels.h>
 #include <string>
+#include <vector>
 
 // 1-based R neighbour matrix -> 0-based, range-checked against n points.
 inline arma::Mat<int> mo_index0(const arma::imat& idx1, arma::uword n) {
@@ -11,6 +12,40 @@ inline arma::Mat<int> mo_index0(const arma::imat& idx1, arma::uword n) {
   if (idx.n_elem > 0 && (idx.min() < 0 || idx.max() >= int(n)))
     throw manifoldOOS::input_error("neighbour index out of range");
   return idx;
+}
+
+// ---- index conversions: R is 1-based, the core 0-based --------------------------
+// One 1-based R index (NA allowed: it maps to -1, out of every range) ->
+// 0-based; the caller checks the range.
+inline int mo_index0(int i1) { return i1 == NA_INTEGER ? -1 : i1 - 1; }
+
+// One 0-based core index -> 1-based.
+inline int mo_index1(int i0) { return i0 + 1; }
+
+// 1-based R indices (a vector, or a matrix in column-major order) -> 0-based;
+// NA is rejected, the range is the caller's to check.
+inline std::vector<int> mo_index0(const Rcpp::IntegerVector& x) {
+  std::vector<int> out(x.size());
+  for (R_xlen_t t = 0; t < x.size(); ++t) {
+    if (x[t] == NA_INTEGER) throw manifoldOOS::input_error("indices must not be NA.");
+    out[t] = x[t] - 1;
+  }
+  return out;
+}
+
+// 0-based indices written by the core into an R integer vector or matrix ->
+// 1-based, in place.
+inline void mo_index1_inplace(Rcpp::IntegerVector& x) {
+  for (R_xlen_t t = 0; t < x.size(); ++t) x[t] += 1;
+}
+
+// 0-based core indices -> a 1-based R integer vector.
+template <typename Vec>
+inline Rcpp::IntegerVector mo_index1(const Vec& idx0) {
+  Rcpp::IntegerVector out(idx0.size());
+  R_xlen_t t = 0;
+  for (auto i : idx0) out[t++] = static_cast<int>(i) + 1;
+  return out;
 }
 
 // Kernel specification from the fields of an R kernel_spec().

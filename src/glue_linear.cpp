@@ -74,7 +74,7 @@ Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::Spa
 // [[Rcpp::export(.mo_lle_cost_matrix)]]
 Eigen::SparseMatrix<double> mo_lle_cost_matrix(const arma::imat& idx1, const arma::mat& w) {
   MO_TRY {
-    arma::Mat<int> idx = arma::conv_to<arma::Mat<int>>::from(idx1) - 1;
+    const arma::Mat<int> idx = mo_index0(idx1, idx1.n_rows);
     return manifoldOOS::lle_cost_matrix(idx, w, static_cast<long>(idx.n_rows));
   }
   MO_CATCH
@@ -146,12 +146,11 @@ Rcpp::List mo_nppe_fit(const arma::mat& X, const Eigen::Map<Eigen::SparseMatrix<
     o.n_threads = n_threads;
     const manifoldOOS::sp_mat_e Ms = M;
     manifoldOOS::nppe_result r = manifoldOOS::nppe_fit(X, Ms, o);
-    const arma::uvec keep1 = r.model.keep + 1, dropped1 = r.dropped + 1;
     return Rcpp::List::create(
         Rcpp::Named("Y") = r.Y, Rcpp::Named("V") = r.model.V,
         Rcpp::Named("values") = mo_vec(r.values),
-        Rcpp::Named("keep") = Rcpp::IntegerVector(keep1.begin(), keep1.end()),
-        Rcpp::Named("dropped") = Rcpp::IntegerVector(dropped1.begin(), dropped1.end()),
+        Rcpp::Named("keep") = mo_index1(r.model.keep),
+        Rcpp::Named("dropped") = mo_index1(r.dropped),
         Rcpp::Named("mu") = mo_vec(r.model.mu), Rcpp::Named("s") = mo_vec(r.model.s),
         Rcpp::Named("phibar") = mo_vec(r.model.phibar),
         Rcpp::Named("rank") = static_cast<double>(r.rank), Rcpp::Named("path") = r.path,

@@ -2,24 +2,19 @@
 #include "glue.h"
 #include "glue_helpers.h"
 #include <manifoldOOS/methods/plml.h>
+#include "glue_helpers.h"
 
 #include <string>
 #include <vector>
 
 namespace {
 
-Rcpp::IntegerVector labels1(const std::vector<int>& lab) {
-  Rcpp::IntegerVector out(lab.size());
-  for (size_t i = 0; i < lab.size(); ++i) out[i] = lab[i] + 1;
-  return out;
-}
-
 Rcpp::DataFrame edges_df(const std::vector<manifoldOOS::mst_edge>& e) {
   Rcpp::IntegerVector from(e.size()), to(e.size());
   Rcpp::NumericVector w(e.size());
   for (size_t r = 0; r < e.size(); ++r) {
-    from[r] = e[r].i + 1;
-    to[r] = e[r].j + 1;
+    from[r] = mo_index1(e[r].i);
+    to[r] = mo_index1(e[r].j);
     w[r] = e[r].w;
   }
   return Rcpp::DataFrame::create(Rcpp::Named("from") = from, Rcpp::Named("to") = to,
@@ -75,18 +70,17 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
       o.mst_graph = &mst_graph;
     }
     manifoldOOS::plml_result r = manifoldOOS::plml_fit(X, o);
-    Rcpp::IntegerVector walk(r.walk.size());
-    for (size_t s = 0; s < r.walk.size(); ++s) walk[s] = r.walk[s] + 1;
+    const Rcpp::IntegerVector walk = mo_index1(r.walk);
     Rcpp::NumericVector bases(r.bases.begin(), r.bases.end());
     bases.attr("dim") = Rcpp::IntegerVector::create(r.bases.n_rows, r.bases.n_cols, r.bases.n_slices);
     Rcpp::NumericVector maps(r.maps.begin(), r.maps.end());
     maps.attr("dim") = Rcpp::IntegerVector::create(r.maps.n_rows, r.maps.n_cols, r.maps.n_slices);
     return Rcpp::List::create(
-        Rcpp::Named("Y") = r.Y, Rcpp::Named("label") = labels1(r.label),
+        Rcpp::Named("Y") = r.Y, Rcpp::Named("label") = mo_index1(r.label),
         Rcpp::Named("n_clusters") = r.n_clusters, Rcpp::Named("centres") = r.centres,
         Rcpp::Named("bases") = bases, Rcpp::Named("normals") = r.normals,
         Rcpp::Named("model_tree") = edges_df(r.model_tree), Rcpp::Named("walk") = walk,
-        Rcpp::Named("root") = r.root + 1, Rcpp::Named("maps") = maps,
+        Rcpp::Named("root") = mo_index1(r.root), Rcpp::Named("maps") = maps,
         Rcpp::Named("n_rank_deficient") = static_cast<double>(r.n_rank_deficient),
         Rcpp::Named("objective") = r.objective, Rcpp::Named("kmeans_iter") = r.kmeans_iter,
         Rcpp::Named("kmeans_converged") = r.kmeans_converged,
@@ -101,8 +95,7 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
 arma::mat mo_plml_model_map(const arma::mat& Xnew, const Rcpp::IntegerVector& model1,
                             const arma::mat& centres, const arma::cube& bases, const arma::cube& maps) {
   MO_TRY {
-    std::vector<int> model(model1.size());
-    for (R_xlen_t i = 0; i < model1.size(); ++i) model[i] = model1[i] - 1;
+    const std::vector<int> model = mo_index0(model1);
     return manifoldOOS::plml_model_map(Xnew, model, centres, bases, maps);
   }
   MO_CATCH
@@ -122,10 +115,9 @@ Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::ma
     if (price.isNotNull()) pr = Rcpp::as<std::vector<double>>(price.get());
     std::vector<int> pref;
     if (prefer.isNotNull()) {
-      Rcpp::IntegerVector p1(prefer.get());
-      for (R_xlen_t i = 0; i < p1.size(); ++i) pref.push_back(p1[i] - 1);
+      pref = mo_index0(Rcpp::IntegerVector(prefer.get()));
     }
-    Rcpp::IntegerVector lab = labels1(
+    Rcpp::IntegerVector lab = mo_index1(
         manifoldOOS::constrained_assignment(X, centres, h, n_candidates, 1, &st, &pr, &pref));
     lab.attr("stats") = Rcpp::NumericVector::create(
         Rcpp::Named("phases") = st.phases,

@@ -3,6 +3,7 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 #include <manifoldOOS/methods/sosi.h>
+#include <manifoldOOS/methods/sosi_scales.h>
 #include "glue_helpers.h"
 
 namespace {
@@ -12,7 +13,7 @@ Rcpp::List emb_list(const manifoldOOS::sosi::embedding_result& e,
                     const manifoldOOS::sosi::supervised_graphs& g) {
   return Rcpp::List::create(
       Rcpp::Named("Y") = e.Y, Rcpp::Named("values") = mo_vec(e.values),
-      Rcpp::Named("Yfull") = e.Yfull, Rcpp::Named("dropped") = e.dropped + 1,
+      Rcpp::Named("Yfull") = e.Yfull, Rcpp::Named("dropped") = mo_index1(e.dropped),
       Rcpp::Named("ridge") = e.ridge, Rcpp::Named("n_guarded") = static_cast<double>(g.n_guarded),
       Rcpp::Named("dw") = mo_vec(arma::sum(g.Ww, 1)));
 }
@@ -74,28 +75,8 @@ Rcpp::List mo_sosi_grid(const arma::mat& Xtr, const arma::ivec& labels, const ar
     return Rcpp::List::create(Rcpp::Named("G") = g.G, Rcpp::Named("D") = g.D,
                               Rcpp::Named("jitter") = mo_vec(g.jitter),
                               Rcpp::Named("n_skipped") = static_cast<double>(g.n_skipped),
-                              Rcpp::Named("I_sizes") = mo_vec(isz));
-  }
-  MO_CATCH
-}
-
-// Golden-section refinement of the per-dimension line-search minima (same
-// setting as .mo_sosi_grid; brackets lo..hi, grid minima s0 with values v0).
-// [[Rcpp::export(.mo_sosi_refine)]]
-Rcpp::List mo_sosi_refine(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Y,
-                          const arma::mat& A, const arma::mat& T, const arma::vec& lo, const arma::vec& hi,
-                          const arma::vec& s0, const arma::vec& v0, double lambda, int n_class, int k_dir,
-                          bool per_class, double sep_q, double ridge, double jitter0, double max_jitter,
-                          double tol) {
-  MO_TRY {
-    const arma::ivec l0 = labels0(labels);
-    manifoldOOS::sosi::reg_context ctx =
-        manifoldOOS::sosi::make_reg_context(Xtr, A, l0, n_class, k_dir, per_class);
-    arma::ucube I = manifoldOOS::sosi::separable_pairs(Y, l0, n_class, sep_q);
-    manifoldOOS::sosi::refine_result r =
-        manifoldOOS::sosi::golden_refine(ctx, T, I, lo, hi, s0, v0, lambda, ridge, jitter0, max_jitter, tol);
-    return Rcpp::List::create(Rcpp::Named("sigma") = mo_vec(r.sigma), Rcpp::Named("crit") = mo_vec(r.crit),
-                              Rcpp::Named("n_eval") = mo_vec(arma::conv_to<arma::vec>::from(r.n_eval)));
+                              Rcpp::Named("I_sizes") = mo_vec(isz),
+                              Rcpp::Named("n_keep") = static_cast<int>(manifoldOOS::sosi::grid_keep(g.jitter)));
   }
   MO_CATCH
 }
@@ -181,37 +162,126 @@ Rcpp::NumericVector mo_simplex_qp(const arma::mat& G) {
   MO_CATCH
 }
 
-// [[Rcpp::export(.mo_sosi_fit)]]
-Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, const arma::mat& Ytr,
-                       const arma::mat& Xte, const arma::vec& sigma, const arma::uvec& schedule, int K,
-                       double ridge, double jitter0, Rcpp::Nullable<Rcpp::Function> reselect) {
+namespace {
+
+manifoldOOS::sosi::scale_options scale_opts(const std::string& mode, double lambda, int k_dir,
+                                            bool per_class, double clip_sd, double ratio_rel,
+                                            double sep_q, double ridge, double jitter0, bool refine,
+                                            double refine_tol) {
+  manifoldOOS::sosi::scale_options o;
+  if (mode == "regularizer") {
+    o.rule = manifoldOOS::sosi::scale_rule::regularizer;
+  } else if (mode == "ratio") {
+    o.rule = manifoldOOS::sosi::scale_rule::ratio;
+  } else {
+    throw manifoldOOS::input_error("unknown scale rule");
+  }
+  o.lambda = lambda;
+  o.k_dir = k_dir;
+  o.per_class = per_class;
+  o.clip_sd = clip_sd;
+  o.ratio_rel = ratio_rel;
+  o.sep_q = sep_q;
+  o.ridge = ridge;
+  o.jitter0 = jitter0;
+  o.refine = refine;
+  o.refine_tol = refine_tol;
+  return o;
+}
+
+Rcpp::List selection_list(const manifoldOOS::sosi::scale_selection& r) {
+  const bool reg = r.rule_used == manifoldOOS::sosi::scale_rule::regularizer;
+  Rcpp::List out = Rcpp::List::create(
+      Rcpp::Named("sigma") = mo_vec(r.sigma),
+      Rcpp::Named("mode_used") = reg ? "regularizer" : "ratio", Rcpp::Named("grid") = mo_vec(r.grid),
+      Rcpp::Named("G") = r.G, Rcpp::Named("D") = r.D,
+      Rcpp::Named("lambda") = reg ? r.lambda : NA_REAL, Rcpp::Named("I_sizes") = mo_vec(r.I_sizes),
+      Rcpp::Named("grid_jitter") = mo_vec(r.grid_jitter),
+      Rcpp::Named("n_skipped") = static_cast<double>(r.n_skipped),
+      Rcpp::Named("index") = mo_index1(r.index), Rcpp::Named("grid_all") = mo_vec(r.grid_all));
+  if (r.refined) {
+    out["sigma_grid_min"] = mo_vec(r.sigma_grid_min);
+    out["sigma_refined"] = mo_vec(r.sigma_refined);
+    out["crit_refined"] = mo_vec(r.crit_refined);
+    out["refine_evals"] = mo_vec(arma::conv_to<arma::vec>::from(r.refine_evals));
+  }
+  out["balancing_failed"] = r.balancing_failed;
+  return out;
+}
+
+}  // namespace
+
+// The default scale grid of SOSI for the labelled points X.
+// [[Rcpp::export(.mo_sosi_default_grid)]]
+Rcpp::NumericVector mo_sosi_default_grid(const arma::mat& X, int n_grid) {
   MO_TRY {
-    manifoldOOS::sosi::sigma_updater upd = nullptr;
-    if (reselect.isNotNull()) {
-      Rcpp::Function fn(reselect.get());
-      upd = [fn](arma::uword round, const arma::mat& A, const arma::mat& T) {
-        return Rcpp::as<arma::vec>(fn(static_cast<double>(round + 1), A, T));
-      };
-    }
-    manifoldOOS::sosi::sosi_result r = manifoldOOS::sosi::sosi_progressive(
-        Xtr, labels0(labels), Ytr, Xte, sigma, schedule, K, ridge, jitter0, upd);
+    if (n_grid < 2) throw manifoldOOS::input_error("the scale grid needs at least two values");
+    return mo_vec(manifoldOOS::sosi::default_grid(X, static_cast<arma::uword>(n_grid)));
+  }
+  MO_CATCH
+}
+
+// Scale selection of SOSI (one rule; lambda NaN = endpoint balancing; an
+// empty grid = the default grid of n_grid scales) for the interpolator of
+// targets T at centres A, the regulariser summed over the labelled points X.
+// [[Rcpp::export(.mo_sosi_select_scales)]]
+Rcpp::List mo_sosi_select_scales(const arma::mat& X, const arma::ivec& labels, int n_class,
+                                 const arma::mat& Y, const arma::mat& A, const arma::mat& T,
+                                 const arma::vec& grid, int n_grid, std::string mode, double lambda,
+                                 int k_dir, bool per_class, double clip_sd, double ratio_rel,
+                                 double sep_q, double ridge, double jitter0, bool refine,
+                                 double refine_tol) {
+  MO_TRY {
+    const arma::vec g = grid.n_elem ? arma::vec(arma::sort(grid))
+                                    : manifoldOOS::sosi::default_grid(X, n_grid);
+    return selection_list(manifoldOOS::sosi::select_scales(
+        X, labels0(labels), n_class, Y, A, T, g,
+        scale_opts(mode, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine,
+                   refine_tol)));
+  }
+  MO_CATCH
+}
+
+// The whole SOSI fit: scale selection (mode "regularizer" or "ratio"; or
+// "fixed" with `sigma`, one per dimension), then the progressive rounds.
+// [[Rcpp::export(.mo_sosi_fit)]]
+Rcpp::List mo_sosi_fit(const arma::mat& Xtr, const arma::ivec& labels, int n_class,
+                       const arma::mat& Ytr, const arma::mat& Xte, std::string mode,
+                       const arma::vec& sigma, const arma::vec& grid, int n_grid, double lambda,
+                       int k_dir, bool per_class, double clip_sd, double ratio_rel, double sep_q,
+                       double ridge, double jitter0, bool refine, double refine_tol,
+                       bool reoptimize, const arma::uvec& schedule, int K) {
+  MO_TRY {
+    manifoldOOS::sosi::sosi_options o;
+    o.fixed = mode == "fixed";
+    o.sigma = sigma;
+    o.grid = grid;
+    if (n_grid < 2) throw manifoldOOS::input_error("the scale grid needs at least two values");
+    o.n_grid = static_cast<arma::uword>(n_grid);
+    o.scales = scale_opts(o.fixed ? "regularizer" : mode, lambda, k_dir, per_class, clip_sd,
+                          ratio_rel, sep_q, ridge, jitter0, refine, refine_tol);
+    o.reoptimize = reoptimize;
+    o.schedule = schedule;
+    o.K = K;
+    const manifoldOOS::sosi::sosi_fit_result f =
+        manifoldOOS::sosi::sosi_fit(Xtr, labels0(labels), n_class, Ytr, Xte, o);
+    const manifoldOOS::sosi::sosi_result& r = f.fit;
     Rcpp::List rounds(r.rounds.size());
     for (size_t t = 0; t < r.rounds.size(); ++t) {
       const manifoldOOS::sosi::sosi_round& rd = r.rounds[t];
-      arma::uvec ct = rd.centres_test + 1;
-      const arma::ivec lab1 = rd.labels + 1;
       rounds[t] = Rcpp::List::create(
           Rcpp::Named("L") = static_cast<double>(rd.L),
-          Rcpp::Named("centres") = Rcpp::IntegerVector(ct.begin(), ct.end()),
-          Rcpp::Named("labels") = Rcpp::IntegerVector(lab1.begin(), lab1.end()),
+          Rcpp::Named("centres") = mo_index1(rd.centres_test),
+          Rcpp::Named("labels") = mo_index1(rd.labels),
           Rcpp::Named("confidence") = mo_vec(rd.conf), Rcpp::Named("jitter") = rd.jitter,
           Rcpp::Named("sigma") = mo_vec(rd.sigma));
     }
-    arma::uvec ct = r.centres_test + 1;
     return Rcpp::List::create(Rcpp::Named("rounds") = rounds, Rcpp::Named("C") = r.C,
-                              Rcpp::Named("centres") = Rcpp::IntegerVector(ct.begin(), ct.end()),
+                              Rcpp::Named("centres") = mo_index1(r.centres_test),
                               Rcpp::Named("targets") = r.targets, Rcpp::Named("Ftrain") = r.Ftrain,
-                              Rcpp::Named("Ftest") = r.Ftest, Rcpp::Named("sigma") = mo_vec(r.sigma));
+                              Rcpp::Named("Ftest") = r.Ftest, Rcpp::Named("sigma") = mo_vec(r.sigma),
+                              Rcpp::Named("scales") = f.selected ? Rcpp::RObject(selection_list(f.scales))
+                                                                 : Rcpp::RObject(R_NilValue));
   }
   MO_CATCH
 }

@@ -151,63 +151,34 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
   MO_TRY {
     const sparse_map A = Rcpp::as<sparse_map>(W);
     const manifoldOOS::adjacency_view v = mo_adjacency(A);
-    const int n = v.n;
-    const manifoldOOS::eig_options o = mo_eig_options(opts);
-
+    manifoldOOS::isomap_options o;
+    o.ndim = ndim;
+    o.normalise = normalise;
+    o.eig = mo_eig_options(opts);
+    o.n_threads = n_threads;
     if (landmarks.size() == 0) {
-      Rcpp::NumericMatrix G(n, n);
-      manifoldOOS::geodesics_all(v, G.begin(), n_threads);
-      const arma::mat Gm(G.begin(), n, n, false, true);
-      const manifoldOOS::cmds_model m = manifoldOOS::cmds_distances(Gm, true, ndim, o, n_threads);
-      Rcpp::List out = mo_cmds_list(m);
-      out["embedding"] = m.embedding;
-      out["D"] = G;
-      return out;
-    }
-
-    std::vector<int> lm;
-    int m;
-    if (maxmin) {
+      o.landmarks = manifoldOOS::isomap_landmarks::none;
+    } else if (maxmin) {
       if (landmarks.size() != 1) throw manifoldOOS::input_error("maxmin needs one starting vertex.");
-      m = m_max;
-      if (m < 1 || m > n) throw manifoldOOS::input_error("the number of landmarks must lie in [1, n].");
+      o.landmarks = manifoldOOS::isomap_landmarks::maxmin;
+      o.first = mo_index0(landmarks[0]);
+      o.m = m_max;
     } else {
-      m = landmarks.size();
-      lm.resize(m);
-      for (int b = 0; b < m; ++b) {
-        if (landmarks[b] == NA_INTEGER || landmarks[b] < 1 || landmarks[b] > n) {
-          throw manifoldOOS::input_error("landmark indices must lie in [1, n].");
-        }
-        lm[b] = landmarks[b] - 1;
-      }
+      o.landmarks = manifoldOOS::isomap_landmarks::given;
+      o.given.resize(landmarks.size());
+      for (R_xlen_t b = 0; b < landmarks.size(); ++b) o.given[b] = mo_index0(landmarks[b]);
     }
-    Rcpp::NumericMatrix D(m, n);
-    if (maxmin) {
-      lm = manifoldOOS::maxmin_landmarks(v, landmarks[0] - 1, m, D.begin(), n_threads);
-    } else {
-      manifoldOOS::geodesics_from(v, lm, D.begin(), n_threads);
-    }
-    const arma::mat Dm(D.begin(), m, n, false, true);
-    // landmark block, made exactly symmetric (min of the two directions)
-    arma::mat Dmm(m, m);
-    for (int b = 0; b < m; ++b) Dmm.col(b) = Dm.col(lm[b]);
-    Dmm = arma::min(Dmm, Dmm.t());
-    const manifoldOOS::cmds_model mm = manifoldOOS::cmds_distances(Dmm, true, ndim, o, n_threads);
-    // every training point (landmarks included) triangulated from its column of D
-    arma::mat Y = manifoldOOS::lmds_place_columns(mm.as_map(),
-                                                  manifoldOOS::lmds_rule::triangulation, Dm,
-                                                  n_threads);
-    arma::rowvec center;
-    arma::mat R;
-    if (normalise) Y = manifoldOOS::landmark_normalisation(Y, center, R);
-    Rcpp::List out = mo_cmds_list(mm);
-    out["embedding"] = Y;
+    const int m = manifoldOOS::isomap_reference_count(o, v.n);
+    if (m < 1 || m > v.n) throw manifoldOOS::input_error("the number of landmarks must lie in [1, n].");
+    Rcpp::NumericMatrix D(m, v.n);
+    const manifoldOOS::isomap_model r = manifoldOOS::isomap_fit(v, o, D.begin());
+    Rcpp::List out = mo_cmds_list(r.mds);
+    out["embedding"] = r.embedding;
     out["D"] = D;
-    Rcpp::IntegerVector lm1(m);
-    for (int b = 0; b < m; ++b) lm1[b] = lm[b] + 1;
-    out["landmarks"] = lm1;
-    out["center"] = Rcpp::NumericVector(center.begin(), center.end());
-    out["rotation"] = R;
+    if (o.landmarks == manifoldOOS::isomap_landmarks::none) return out;
+    out["landmarks"] = mo_index1(r.landmarks);
+    out["center"] = Rcpp::NumericVector(r.center.begin(), r.center.end());
+    out["rotation"] = r.rotation;
     return out;
   }
   MO_CATCH
@@ -306,10 +277,9 @@ Rcpp::List mo_le_extend(const arma::mat& Y, const arma::vec& lambda, const arma:
     for (R_xlen_t i = 0; i < ptr.size(); ++i) p[i] = static_cast<long>(ptr[i]);
     if (p.empty() || p.front() != 0 || p.back() != idx1.size() || dist.size() != idx1.size())
       throw manifoldOOS::input_error("inconsistent neighbour lists");
-    std::vector<int> idx(idx1.size());
-    for (R_xlen_t i = 0; i < idx1.size(); ++i) {
-      idx[i] = idx1[i] - 1;
-      if (idx[i] < 0 || idx[i] >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
+    const std::vector<int> idx = mo_index0(idx1);
+    for (int i : idx) {
+      if (i < 0 || i >= int(Y.n_rows)) throw manifoldOOS::input_error("neighbour index out of range");
     }
     arma::uvec far;
     arma::mat y = manifoldOOS::le_extend_lists(m, p, idx.data(), dist.begin(), far);
@@ -429,11 +399,11 @@ arma::mat mo_isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const 
                                int n_threads) {
   MO_TRY {
     manifoldOOS::knn_result nb;
-    nb.idx = arma::conv_to<arma::Mat<int>>::from(idx) - 1;
-    nb.dist = dist;
-    if (nb.idx.n_elem && (nb.idx.min() < 0 || nb.idx.max() >= static_cast<int>(X.n_rows))) {
+    if (idx.n_elem && (idx.min() < 1 || idx.max() > static_cast<int>(X.n_rows))) {
       throw manifoldOOS::input_error("`idx` must hold row indices of the training data.");
     }
+    nb.idx = mo_index0(idx, X.n_rows);
+    nb.dist = dist;
     const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
     return manifoldOOS::isomap_project_nb(X, Xnew, nb, D, M, manifoldOOS::parse_lmds_rule(rule),
                                           Y_train, snap, center, rotation, n_threads);

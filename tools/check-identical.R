@@ -64,6 +64,48 @@ for (nm in names(fits)) {
   }
 }
 
+# the parts of a fit an orchestration in the core produces (beyond the embedding)
+keep_fields <- function(nm, fit, fields) {
+  if (is.character(fit)) { out[[nm]] <<- fit; return(invisible()) }
+  for (f in fields) out[[paste0(nm, "/", f)]] <<- fit[[f]]
+}
+isomap_runs <- list(
+  isomap_lm_given = function() isomap(X, 2, k = 8, landmarks = seq(3, 300, by = 9)),
+  isomap_lm_random = function() isomap(X, 2, k = 8, landmarks = 30, landmark_method = "random",
+                                       normalize = FALSE, seed = 4),
+  isomap_lm_maxmin = function() isomap(X, 3, k = 8, landmarks = 25, seed = 9)
+)
+for (nm in names(isomap_runs)) {
+  fit <- run(isomap_runs[[nm]]())
+  keep_fields(nm, fit, c("embedding", "geodesics", "landmarks", "lsharp", "landmark_coords", "mu", "center", "rotation", "eigenvalues"))
+  if (!is.character(fit)) out[[paste0(nm, "/predict")]] <- run(predict(fit, Xn))
+}
+sl <- supervised_le(X[1:150, ], lab[1:150], ndim = 2)
+fis <- fisher_embedding(X[1:150, ], lab[1:150], ndim = 2)
+Xu <- X[151:300, ]
+sosi_runs <- list(
+  sosi_fisher = function() sosi(fis, X_unlabeled = Xu, n_iter = 4),
+  sosi_refine = function() sosi(sl, X_unlabeled = Xu, n_iter = 3, refine = TRUE),
+  sosi_reopt = function() sosi(sl, X_unlabeled = Xu, n_iter = 4, n_grid = 12, reoptimize_sigma = TRUE),
+  sosi_reopt_ratio = function() sosi(sl, X_unlabeled = Xu, n_iter = 3, n_grid = 10, sigma_mode = "ratio",
+                                     reoptimize_sigma = TRUE),
+  sosi_fixed = function() sosi(sl, X_unlabeled = Xu, sigma_mode = "fixed", sigma = c(1, 2), n_iter = 3),
+  sosi_grid = function() sosi(sl, X_unlabeled = Xu, sigma_grid = exp(seq(2, -1, length.out = 9)),
+                              n_iter = 2, lambda = 0.3),
+  sosi_global = function() sosi(sl, X_unlabeled = Xu, n_iter = 3, dir_neighbors = "global",
+                                sep_quantile = 0.1, clip_sd = 0.5, n_grid = 15),
+  sosi_dup = function() sosi(X = rbind(X[1:60, ], X[1:60, ]), fit_or_Y = rbind(embedding(sl)[1:60, ],
+                             embedding(sl)[1:60, ]), labels = rep(lab[1:60], 2), X_unlabeled = Xu[1:20, ],
+                             n_iter = 2, n_grid = 8)
+)
+for (nm in names(sosi_runs)) {
+  fit <- run(suppressWarnings(sosi_runs[[nm]]()))
+  keep_fields(nm, fit, c("sigma", "labels", "confidence", "coef", "centres", "rounds", "diagnostics"))
+  if (!is.character(fit)) out[[paste0(nm, "/predict")]] <- run(predict(fit, Xn))
+}
+out$regularizer_path <- run(regularizer_path(sl, n_grid = 10))
+out$regularizer_path_2 <- run(regularizer_path(sl, n_grid = 2, truncate = FALSE))
+
 fit <- ltsa(X, 2, k = 8)
 for (rule in c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf", "krr")) {
   out[[paste0("generic/", rule)]] <- run(predict(fit, Xn, method = rule, X = X))

@@ -84,7 +84,7 @@ dots_fixtures <- local({
       },
       print.manifold_fit = pr(fits$lgrm),
       print.manifold_oos_map = pr(map),
-      print.mlgraph = pr(neighbour_graph(X, k = 5)),
+      print.mlgraph = pr(neighbor_graph(X, k = 5)),
       print.manifoldOOS_gmm = pr(gmm_cluster(X[1:60, ], n_components = 3, seed = 1)),
       print.mo_coranking = pr(coranking(X, embedding(fits$pca))),
       print.mo_l1_code = pr(l1_code(X[1:40, ], Xn[1:2, ])),

@@ -82,7 +82,7 @@ test_that("W equals a dense reference built from the same neighbour lists", {
   nb <- knn(X, k)
   for (weights in c("binary", "heat", "distance")) {
     for (rule in c("or", "and", "mean", "none")) {
-      g <- suppressWarnings(neighbour_graph(X, k = k, symmetrize = rule, weights = weights,
+      g <- suppressWarnings(neighbor_graph(X, k = k, symmetrize = rule, weights = weights,
                                             sigma = 0.7, on_disconnected = "connect"))
       expect_identical(g$idx, nb$idx)
       ref <- sym_ref(directed_ref(nb$idx, nb$dist, weights, sigma = 0.7), rule)
@@ -110,7 +110,7 @@ test_that("W equals a dense reference built from the same neighbour lists", {
 test_that("directed graph keeps exactly the kNN relation", {
   set.seed(2)
   X <- matrix(rnorm(80), ncol = 2)
-  g <- neighbour_graph(X, k = 4, symmetrize = "none")
+  g <- neighbor_graph(X, k = 4, symmetrize = "none")
   expect_equal(unname(Matrix::rowSums(g$W)), rep(4, 40))
   expect_false(Matrix::isSymmetric(g$W))
 })
@@ -119,7 +119,7 @@ test_that("heat weights follow exp(-d^2 / (2 sigma^2)) with the median_knn bandw
   set.seed(3)
   X <- matrix(rnorm(50 * 2), ncol = 2)
   k <- 6
-  g <- neighbour_graph(X, k = k, weights = "heat")
+  g <- neighbor_graph(X, k = k, weights = "heat")
   nb <- knn(X, k)
   expect_equal(g$sigma, median(nb$dist[, k]))
   expect_identical(g$sigma_rule, "median_knn")
@@ -128,7 +128,7 @@ test_that("heat weights follow exp(-d^2 / (2 sigma^2)) with the median_knn bandw
   Wd <- as.matrix(g$W)
   expect_equal(Wd[S], exp(-D[S]^2 / (2 * g$sigma^2)), tolerance = 1e-13)
   # user bandwidth
-  g2 <- neighbour_graph(X, k = k, weights = "heat", sigma = 0.25)
+  g2 <- neighbor_graph(X, k = k, weights = "heat", sigma = 0.25)
   expect_identical(g2$sigma_rule, "user")
   expect_equal(as.matrix(g2$W)[S], exp(-D[S]^2 / (2 * 0.25^2)), tolerance = 1e-13)
 })
@@ -137,20 +137,20 @@ test_that("pairwise bandwidth rules equal the mean / median of dist()", {
   set.seed(4)
   X <- matrix(rnorm(70 * 3), ncol = 3)
   d <- as.vector(dist(X))
-  g1 <- neighbour_graph(X, k = 8, weights = "heat", sigma = "mean_pairwise")
-  g2 <- neighbour_graph(X, k = 8, weights = "heat", sigma = "median_pairwise")
+  g1 <- neighbor_graph(X, k = 8, weights = "heat", sigma = "mean_pairwise")
+  g2 <- neighbor_graph(X, k = 8, weights = "heat", sigma = "median_pairwise")
   expect_equal(g1$sigma, mean(d), tolerance = 1e-13)
   expect_equal(g2$sigma, median(d), tolerance = 1e-13)
   # odd number of pairs (n = 6 -> 15 pairs) uses the middle value
   X6 <- X[1:6, ]
-  g3 <- neighbour_graph(X6, k = 5, weights = "heat", sigma = "median_pairwise")
+  g3 <- neighbor_graph(X6, k = 5, weights = "heat", sigma = "median_pairwise")
   expect_equal(g3$sigma, median(as.vector(dist(X6))))
 })
 
 test_that("bandwidth is floored with a warning when duplicates make it zero", {
   set.seed(5)
   X <- rbind(matrix(1, 30, 2), matrix(rnorm(20), 10))
-  expect_warning(g <- neighbour_graph(X, k = 5, weights = "heat"),
+  expect_warning(g <- neighbor_graph(X, k = 5, weights = "heat"),
                  class = "manifoldOOS_warning")
   expect_equal(g$sigma, 1e-12 * max(g$dist))
   expect_true(g$sigma > 0)
@@ -159,8 +159,8 @@ test_that("bandwidth is floored with a warning when duplicates make it zero", {
 test_that("mutual kNN edges are a subset of the union", {
   set.seed(6)
   X <- matrix(rnorm(100 * 2), ncol = 2)
-  g_or <- neighbour_graph(X, k = 7, symmetrize = "or", weights = "distance")
-  g_and <- neighbour_graph(X, k = 7, symmetrize = "and", weights = "distance",
+  g_or <- neighbor_graph(X, k = 7, symmetrize = "or", weights = "distance")
+  g_and <- neighbor_graph(X, k = 7, symmetrize = "and", weights = "distance",
                            on_disconnected = "largest") |> suppressWarnings()
   S_or <- structure_of(g_or$W)[g_and$kept, g_and$kept]
   S_and <- structure_of(g_and$W)
@@ -174,7 +174,7 @@ test_that("eps-ball graph contains exactly the pairs within eps", {
   set.seed(7)
   X <- matrix(runif(80 * 2), ncol = 2)
   eps <- 0.3
-  g <- neighbour_graph(X, type = "eps", eps = eps, weights = "distance",
+  g <- neighbor_graph(X, type = "eps", eps = eps, weights = "distance",
                        on_disconnected = "connect") |> suppressWarnings()
   D <- unname(as.matrix(dist(X)))
   ref <- D <= eps
@@ -193,7 +193,7 @@ test_that("duplicate points give explicit zero-length edges and zero geodesics",
   set.seed(8)
   X <- matrix(rnorm(40), ncol = 2)
   X <- rbind(X, X[3, ])  # row 21 duplicates row 3
-  g <- neighbour_graph(X, k = 4, weights = "distance")
+  g <- neighbor_graph(X, k = 4, weights = "distance")
   S <- structure_of(g$W)
   expect_true(S[3, 21] && S[21, 3])
   expect_equal(as.matrix(g$W)[3, 21], 0)
@@ -205,7 +205,7 @@ test_that("duplicate points give explicit zero-length edges and zero geodesics",
 
 test_that("two far-apart blobs: error lists both components and the connecting k", {
   X <- blobs(c(30, 20))
-  err <- expect_input_error(neighbour_graph(X, k = 5), "`k`")
+  err <- expect_input_error(neighbor_graph(X, k = 5), "`k`")
   expect_match(conditionMessage(err), "2 connected components")
   expect_match(conditionMessage(err), "sizes 30, 20")
   expect_identical(err$sizes, c(30L, 20L))
@@ -224,7 +224,7 @@ test_that("two far-apart blobs: error lists both components and the connecting k
 test_that("mutual kNN: the connecting k uses the mutual rule", {
   set.seed(9)
   X <- matrix(rnorm(60), ncol = 2)
-  err <- tryCatch(neighbour_graph(X, k = 2, symmetrize = "and"),
+  err <- tryCatch(neighbor_graph(X, k = 2, symmetrize = "and"),
                   manifoldOOS_input_error = function(e) e)
   expect_s3_class(err, "manifoldOOS_input_error")
   nb <- knn(X, nrow(X) - 1)
@@ -242,7 +242,7 @@ test_that("connect = 'mst' adds c - 1 edges, 'all_pairs' c(c - 1) / 2, both conn
   comp_true <- rep(1:4, c(25, 15, 20, 10))
   D <- as.matrix(dist(X))
   for (rule in c("mst", "all_pairs")) {
-    expect_warning(g <- neighbour_graph(X, k = 5, weights = "distance",
+    expect_warning(g <- neighbor_graph(X, k = 5, weights = "distance",
                                         on_disconnected = "connect", connect = rule),
                    class = "manifoldOOS_warning")
     expect_identical(g$n_components, 1L)
@@ -265,7 +265,7 @@ test_that("connect = 'mst' adds c - 1 edges, 'all_pairs' c(c - 1) / 2, both conn
   }
   # the mst edges form a minimum spanning tree over the component distances
   Dc <- outer(1:4, 1:4, Vectorize(function(a, b) if (a == b) 0 else min(D[comp_true == a, comp_true == b])))
-  g <- suppressWarnings(neighbour_graph(X, k = 5, on_disconnected = "connect"))
+  g <- suppressWarnings(neighbor_graph(X, k = 5, on_disconnected = "connect"))
   mst_weight <- function(M) {  # Prim on a dense matrix
     inT <- c(TRUE, rep(FALSE, nrow(M) - 1)); tot <- 0
     while (!all(inT)) {
@@ -281,7 +281,7 @@ test_that("connect = 'mst' adds c - 1 edges, 'all_pairs' c(c - 1) / 2, both conn
 
 test_that("connect with heat weights gives added edges the heat weight of their length", {
   X <- blobs(c(20, 20), gap = 6)
-  g <- suppressWarnings(neighbour_graph(X, k = 4, weights = "heat", sigma = 2,
+  g <- suppressWarnings(neighbor_graph(X, k = 4, weights = "heat", sigma = 2,
                                         on_disconnected = "connect"))
   ae <- g$added_edges
   expect_equal(ae$weight, exp(-ae$length^2 / 8))
@@ -290,25 +290,25 @@ test_that("connect with heat weights gives added edges the heat weight of their 
 
 test_that("on_disconnected = 'largest' keeps the largest component", {
   X <- blobs(c(15, 40, 10))
-  expect_warning(g <- neighbour_graph(X, k = 5, on_disconnected = "largest"),
+  expect_warning(g <- neighbor_graph(X, k = 5, on_disconnected = "largest"),
                  class = "manifoldOOS_warning")
   expect_identical(g$kept, 16:55)
   expect_identical(dim(g$W), c(40L, 40L))
   expect_identical(g$n_components, 1L)
   expect_identical(g$initial_components$sizes, c(15L, 40L, 10L))
-  full <- suppressWarnings(neighbour_graph(X, k = 5, on_disconnected = "connect"))
+  full <- suppressWarnings(neighbor_graph(X, k = 5, on_disconnected = "connect"))
   expect_equal(as.matrix(g$W), as.matrix(full$W)[16:55, 16:55])
 })
 
 test_that("eps graphs: error gives the connecting eps, which indeed connects", {
   X <- blobs(c(20, 20), gap = 8)
-  err <- expect_input_error(neighbour_graph(X, type = "eps", eps = 1), "`eps`")
+  err <- expect_input_error(neighbor_graph(X, type = "eps", eps = 1), "`eps`")
   expect_match(conditionMessage(err), "connected components")
   e_need <- err$eps_needed
   # (these small graphs are dense: the average-degree warning is expected)
-  g <- suppressWarnings(neighbour_graph(X, type = "eps", eps = e_need))
+  g <- suppressWarnings(neighbor_graph(X, type = "eps", eps = e_need))
   expect_identical(g$n_components, 1L)
-  expect_error(suppressWarnings(neighbour_graph(X, type = "eps", eps = e_need * (1 - 1e-8))),
+  expect_error(suppressWarnings(neighbor_graph(X, type = "eps", eps = e_need * (1 - 1e-8))),
                class = "manifoldOOS_input_error")
 })
 
@@ -317,7 +317,7 @@ test_that("eps graphs: error gives the connecting eps, which indeed connects", {
 test_that("Laplacians: rows sum to 0, D^(1/2) 1 is in the null space of L_sym", {
   set.seed(10)
   X <- matrix(rnorm(80 * 3), ncol = 3)
-  g <- neighbour_graph(X, k = 6, weights = "heat")
+  g <- neighbor_graph(X, k = 6, weights = "heat")
   W <- as.matrix(g$W)
   d <- rowSums(W)
   L <- graph_laplacian(g)
@@ -340,7 +340,7 @@ test_that("Laplacians: rows sum to 0, D^(1/2) 1 is in the null space of L_sym", 
 test_that("isolated vertices (underflowing heat weights) are detected", {
   set.seed(12)
   X <- matrix(rnorm(40), ncol = 2)
-  g <- neighbour_graph(X, k = 3, weights = "heat", sigma = 1e-160)
+  g <- neighbor_graph(X, k = 3, weights = "heat", sigma = 1e-160)
   expect_identical(g$n_components, 1L)  # edges exist, their weights underflow
   L <- graph_laplacian(g)
   expect_identical(attr(L, "isolated"), 1:20)
@@ -351,7 +351,7 @@ test_that("isolated vertices (underflowing heat weights) are detected", {
 test_that("Laplacian input checks", {
   set.seed(13)
   X <- matrix(rnorm(40), ncol = 2)
-  g <- neighbour_graph(X, k = 3, symmetrize = "none")
+  g <- neighbor_graph(X, k = 3, symmetrize = "none")
   expect_input_error(graph_laplacian(g), "`g`")
   expect_input_error(graph_laplacian(matrix(1:6, 2)), "`g`")
   expect_input_error(graph_laplacian(matrix(c(0, 1, 2, 0), 2)), "`g`")
@@ -387,7 +387,7 @@ test_that("Dijkstra equals Floyd-Warshall on random graphs (with unreachable par
 test_that("geodesic_distances on a kNN graph equals Floyd-Warshall and is thread independent", {
   set.seed(15)
   X <- matrix(rnorm(120 * 3), ncol = 3)
-  g <- neighbour_graph(X, k = 6, weights = "distance")
+  g <- neighbor_graph(X, k = 6, weights = "distance")
   ref <- as.matrix(g$W)
   ref[!structure_of(g$W)] <- Inf
   ref <- floyd_warshall(ref)
@@ -399,7 +399,7 @@ test_that("geodesic_distances on a kNN graph equals Floyd-Warshall and is thread
   src <- c(5, 17, 99)
   expect_identical(with_threads(2, geodesic_distances(g, sources = src)), G1[src, ])
   # directed kNN graph follows edge directions
-  gd <- neighbour_graph(X, k = 6, symmetrize = "none", weights = "distance")
+  gd <- neighbor_graph(X, k = 6, symmetrize = "none", weights = "distance")
   refd <- as.matrix(gd$W)
   refd[!structure_of(gd$W)] <- Inf
   expect_equal(geodesic_distances(gd), floyd_warshall(refd), tolerance = 1e-12)
@@ -408,11 +408,11 @@ test_that("geodesic_distances on a kNN graph equals Floyd-Warshall and is thread
 test_that("geodesics of points along a line are |i - j| times the spacing", {
   h <- 0.37
   X <- cbind(seq(0, by = h, length.out = 30), 0)
-  g <- neighbour_graph(X, k = 3, weights = "distance")
+  g <- neighbor_graph(X, k = 3, weights = "distance")
   G <- geodesic_distances(g)
   expect_equal(G, h * abs(outer(1:30, 1:30, "-")), tolerance = 1e-12)
   # binary weights: hop counts
-  gb <- neighbour_graph(X, k = 2, weights = "binary")
+  gb <- neighbor_graph(X, k = 2, weights = "binary")
   hops <- ifelse(structure_of(gb$W), 1, Inf)
   expect_equal(geodesic_distances(gb), floyd_warshall(hops))
   expect_equal(geodesic_distances(gb, sources = 1)[1, 30], 27)  # 1 -> 3 -> ... -> 28 -> 30
@@ -421,40 +421,66 @@ test_that("geodesics of points along a line are |i - j| times the spacing", {
 test_that("geodesic_distances input checks", {
   set.seed(16)
   X <- matrix(rnorm(40), ncol = 2)
-  g <- neighbour_graph(X, k = 3, weights = "heat")
+  g <- neighbor_graph(X, k = 3, weights = "heat")
   expect_input_error(geodesic_distances(g), "`g`")
-  gd <- neighbour_graph(X, k = 3, weights = "distance")
+  gd <- neighbor_graph(X, k = 3, weights = "distance")
   expect_input_error(geodesic_distances(gd, sources = 0), "`sources`")
   expect_input_error(geodesic_distances(gd, sources = 21), "`sources`")
   expect_input_error(geodesic_distances(gd, sources = 1.5), "`sources`")
   expect_input_error(geodesic_distances(as.matrix(gd$W)), "`g`")
 })
 
-# ---- neighbour_graph input checks and printing ---------------------------------
+# ---- neighbor_graph input checks and printing ---------------------------------
 
-test_that("neighbour_graph validates its arguments", {
+test_that("neighbor_graph validates its arguments", {
   set.seed(17)
   X <- matrix(rnorm(40), ncol = 2)
-  expect_input_error(neighbour_graph(X, k = 20), "`k`")
-  expect_input_error(neighbour_graph(X, k = 0), "`k`")
-  expect_input_error(neighbour_graph(X, type = "eps"), "`eps`")
-  expect_input_error(neighbour_graph(X, type = "eps", eps = -1), "`eps`")
-  expect_input_error(neighbour_graph(X, type = "ball"), "`type`")
-  expect_input_error(neighbour_graph(X, symmetrize = "xor"), "`symmetrize`")
-  expect_input_error(neighbour_graph(X, weights = "gauss"), "`weights`")
-  expect_input_error(neighbour_graph(X, weights = "heat", sigma = -1), "`sigma`")
-  expect_input_error(neighbour_graph(X, weights = "heat", sigma = "silverman"), "`sigma`")
-  expect_input_error(neighbour_graph(X, on_disconnected = "ignore"), "`on_disconnected`")
-  expect_input_error(neighbour_graph(X, connect = "star"), "`connect`")
+  expect_input_error(neighbor_graph(X, k = 20), "`k`")
+  expect_input_error(neighbor_graph(X, k = 0), "`k`")
+  expect_input_error(neighbor_graph(X, type = "eps"), "`eps`")
+  expect_input_error(neighbor_graph(X, type = "eps", eps = -1), "`eps`")
+  expect_input_error(neighbor_graph(X, type = "ball"), "`type`")
+  expect_input_error(neighbor_graph(X, symmetrize = "xor"), "`symmetrize`")
+  expect_input_error(neighbor_graph(X, weights = "gauss"), "`weights`")
+  expect_input_error(neighbor_graph(X, weights = "heat", sigma = -1), "`sigma`")
+  expect_input_error(neighbor_graph(X, weights = "heat", sigma = "silverman"), "`sigma`")
+  expect_input_error(neighbor_graph(X, on_disconnected = "ignore"), "`on_disconnected`")
+  expect_input_error(neighbor_graph(X, connect = "star"), "`connect`")
   Xna <- X; Xna[2, 1] <- NA
-  expect_input_error(neighbour_graph(Xna), "`X`")
+  expect_input_error(neighbor_graph(Xna), "`X`")
 })
 
 test_that("print shows the graph summary", {
   X <- blobs(c(20, 20))
-  g <- suppressWarnings(neighbour_graph(X, k = 4, weights = "heat", on_disconnected = "connect"))
+  g <- suppressWarnings(neighbor_graph(X, k = 4, weights = "heat", on_disconnected = "connect"))
   out <- capture.output(print(g))
   expect_match(out[1], "kNN graph \\(k = 4\\) on 40 points")
   expect_true(any(grepl("2 components joined by 1 added edge", out)))
   expect_true(any(grepl("median_knn", out)))
+})
+
+test_that("edges added to connect components carry the graph's own weights", {
+  X <- blobs(c(15, 12), gap = 40, seed = 4)
+  for (w in c("binary", "heat", "distance")) {
+    g <- neighbor_graph(X, k = 4, weights = w, sigma = 2.5, on_disconnected = "connect") |>
+      suppressWarnings()
+    e <- g$added_edges
+    expect_gt(nrow(e), 0L)
+    ref <- switch(w, binary = rep(1, nrow(e)), heat = exp(-e$length^2 / (2 * 2.5^2)),
+                  distance = e$length)
+    expect_identical(e$weight, ref)
+    expect_identical(as.matrix(g$W)[as.matrix(e[, c("i", "j")])], ref)
+    # the same rule as the kNN edges of the graph
+    expect_identical(e$weight, unname(manifoldOOS:::core(manifoldOOS:::.mo_edge_weights(e$length, w, 2.5))))
+  }
+})
+
+test_that("the former name neighbour_graph() works and warns with class manifoldOOS_deprecated", {
+  set.seed(2)
+  X <- matrix(rnorm(60), 30, 2)
+  expect_warning(g_old <- neighbour_graph(X, k = 5, weights = "heat"), "neighbor_graph",
+                 class = "manifoldOOS_deprecated")
+  expect_identical(g_old, neighbor_graph(X, k = 5, weights = "heat"))
+  expect_warning(expect_input_error(neighbour_graph(X, k = 0), "k"), class = "manifoldOOS_deprecated")
+  expect_true("neighbour_graph" %in% getNamespaceExports("manifoldOOS"))
 })

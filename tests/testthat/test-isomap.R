@@ -209,7 +209,7 @@ test_that("relabelled multi-source Dijkstra and pruned MaxMin equal the plain ru
   # a 70 x 60 grid (n = 4200 >= 4096: the multi-source run relabels the
   # vertices in breadth-first order) with unit and sqrt(2) edge lengths
   X <- as.matrix(expand.grid(a = 1:70, b = 1:60))
-  g <- neighbour_graph(X, k = 8, weights = "distance")
+  g <- neighbor_graph(X, k = 8, weights = "distance")
   src <- c(1L, 2100L, 4200L, 77L)
   multi <- geodesic_distances(g, sources = src)
   single <- do.call(rbind, lapply(src, function(s) geodesic_distances(g, sources = s)))
@@ -240,4 +240,22 @@ test_that("a fit needing more memory than available fails early, naming `landmar
   lf <- isomap(X, 2, k = 10, landmarks = 20, seed = 1)
   withr::local_options(manifoldOOS.memory_limit = NULL)
   expect_identical(embedding(lf), embedding(isomap(X, 2, k = 10, landmarks = 20, seed = 1)))
+})
+
+test_that("landmark Isomap in one core call: given landmarks keep their order, the geodesic rows are theirs", {
+  roll <- swiss_roll(120, seed = 3)
+  lm <- c(100L, 5L, 60L, 33L, 80L)
+  fit <- isomap(roll$x, 2, k = 8, landmarks = lm)
+  expect_identical(fit$landmarks, lm)
+  G <- geodesic_distances(neighbor_graph(roll$x, k = 8, weights = "distance"), sources = lm)
+  expect_identical(dim(fit$geodesics), c(length(lm), 120L))
+  expect_equal(unname(fit$geodesics), unname(G), tolerance = 1e-12)
+  expect_identical(unname(diag(fit$geodesics[, lm])), rep(0, length(lm)))
+  # normalisation: the training coordinates are centred and on principal axes
+  Y <- embedding(fit)
+  expect_lt(max(abs(colMeans(Y))), 1e-10)
+  expect_lt(abs(crossprod(Y)[1, 2]), 1e-8 * max(crossprod(Y)))
+  mm <- isomap(roll$x, 2, k = 8, landmarks = 12, seed = 2)
+  expect_length(unique(mm$landmarks), 12L)
+  expect_identical(dim(mm$geodesics), c(12L, 120L))
 })

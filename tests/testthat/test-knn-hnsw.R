@@ -127,7 +127,7 @@ test_that("fits record the search and predict() uses it", {
     fit <- suppressWarnings(f(X, 2, k = 8, knn_method = "hnsw"))
     expect_identical(fit$params$knn_method, "hnsw")
   }
-  expect_identical(neighbour_graph(X, 5, knn_method = "hnsw")$knn_method, "hnsw")
+  expect_identical(neighbor_graph(X, 5, knn_method = "hnsw")$knn_method, "hnsw")
   expect_identical(oos_map(X, embedding(fe), knn_method = "hnsw")$params$knn_method, "hnsw")
 })
 

@@ -1,7 +1,7 @@
 # Laplacian eigenmaps (spec B.8) and their out-of-sample maps (spec C.0, C.1, C.4).
 
 le_graph <- function(fit, X) {
-  neighbour_graph(X, k = fit$k, weights = fit$weights,
+  neighbor_graph(X, k = fit$k, weights = fit$weights,
                   sigma = if (fit$weights == "heat") fit$sigma else "median_knn")
 }
 
@@ -152,7 +152,7 @@ test_that("eps and full graphs: eigenproblem, batch = rows", {
   roll <- swiss_roll(300, seed = 7)
   X <- roll$x
   fe <- laplacian_eigenmaps(X, 2, k = 10, graph = "eps", eps = 7)
-  ge <- neighbour_graph(X, k = 10, type = "eps", eps = 7, weights = "heat", sigma = fe$sigma)
+  ge <- neighbor_graph(X, k = 10, type = "eps", eps = 7, weights = "heat", sigma = fe$sigma)
   W <- as.matrix(ge$W)
   d <- rowSums(W)
   Z <- unname(embedding(fe))

@@ -309,7 +309,7 @@ test_that("Nystrom path (panel solves, Woodbury Gram by panels) equals the dense
   # the last partial)
   roll <- swiss_roll(300, convention = "wittman", seed = 21)
   X <- roll$x
-  L <- graph_laplacian(neighbour_graph(X, k = 8), "unnormalized")
+  L <- graph_laplacian(neighbor_graph(X, k = 8), "unnormalized")
   mu <- 1e-2; gamma <- 1e-3; s17 <- 10
   fit <- lgrm(X, ndim = 2, k = 8, sigma = s17, mu = mu, gamma = gamma, local = L,
               landmarks = 61, seed = 3, eigen_solver = "iterative")
@@ -348,4 +348,23 @@ test_that("an LGRM fit needing more memory than available fails early, naming `l
   expect_s3_class(err2, "manifoldOOS_memory_error")
   expect_match(conditionMessage(err2), "fewer landmarks")
   expect_s3_class(lgrm(X, 2, k = 10, sigma = 10, landmarks = 20, seed = 1), "manifold_lgrm")
+})
+
+test_that("local = \"le\": the heat Laplacian from the graph block equals its definition", {
+  roll <- swiss_roll(90, seed = 8)
+  X <- roll$x
+  nb <- manifoldOOS:::lgrm_cliques(X, 7L)
+  le_t <- mean(nb$dist^2)
+  L <- manifoldOOS:::lgrm_le_laplacian(X, nb, NULL)
+  # reference: W_ij = exp(-d_ij^2 / le_t) on the kNN lists, max-symmetrised
+  n <- nrow(X)
+  W <- matrix(0, n, n)
+  W[cbind(rep(seq_len(n), ncol(nb$idx)), as.vector(nb$idx))] <- exp(-as.vector(nb$dist)^2 / le_t)
+  W <- pmax(W, t(W))
+  ref <- diag(rowSums(W)) - W
+  Ld <- as.matrix(L)
+  expect_identical(Ld, t(Ld))
+  expect_lt(max(abs(Ld - ref)), 1e-12 * max(abs(ref)))
+  expect_lt(max(abs(rowSums(Ld))), 1e-12)
+  expect_input_error(lgrm(X, 2, k = 7, local = "le", le_t = -1), "le_t")
 })

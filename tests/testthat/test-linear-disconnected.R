@@ -31,7 +31,7 @@ lpp_equations <- function(fit, X, W) {
 
 test_that("LPP fits a disconnected kNN graph with a message, and solves its eigenproblem", {
   co <- coil_like()
-  g <- neighbour_graph(co$x, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
+  g <- neighbor_graph(co$x, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
   expect_identical(g$n_components, 6L)
   # every component is one object
   expect_identical(as.vector(table(g$component, co$labels) > 0), as.vector(diag(6) > 0))
@@ -61,7 +61,7 @@ test_that("LPP fits a disconnected kNN graph with a message, and solves its eige
 
 test_that("OLPP on a disconnected graph: orthonormal vectors solving their problems", {
   co <- coil_like(n_obj = 5, seed = 2)
-  g <- neighbour_graph(co$x, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
+  g <- neighbor_graph(co$x, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
   expect_identical(g$n_components, 5L)
   expect_message(cai <- olpp(co$x, ndim = 3, k = 5), class = "manifoldOOS_disconnected")
   expect_equal(crossprod(unname(cai$rotation)), diag(3), tolerance = 1e-10)
@@ -84,7 +84,7 @@ test_that("with as many dimensions as points, c - 1 directions collapse each com
     sweep(matrix(stats::rnorm(20 * 80), 20), 2, stats::rnorm(80, sd = 30), "+")
   }))
   lab <- rep(seq_len(n_obj), each = 20)
-  g <- neighbour_graph(X, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
+  g <- neighbor_graph(X, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
   expect_identical(g$n_components, 3L)
   msg <- tryCatch(lpp(X, ndim = 2, k = 5), message = function(m) conditionMessage(m))
   expect_match(msg, "2 of the 2 directions have eigenvalue 0", fixed = TRUE)
@@ -105,7 +105,7 @@ test_that("COIL-20 at k = 5 (9 graph components) fits with LPP and OLPP", {
     msg <<- conditionMessage(m)
     invokeRestart("muffleMessage")
   })
-  g <- neighbour_graph(X, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
+  g <- neighbor_graph(X, k = 5, weights = "heat", sigma = "mean_pairwise", on_disconnected = "keep")
   expect_identical(fit$n_components, g$n_components)
   expect_gt(g$n_components, 1L)
   expect_match(msg, sprintf("%d connected components", g$n_components), fixed = TRUE)

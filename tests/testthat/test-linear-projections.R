@@ -5,7 +5,7 @@ lp_data <- function(n = 90, p = 5, seed = 1) {
   matrix(rnorm(n * p), n) %*% diag(seq(3, 0.4, length.out = p))
 }
 dense_W <- function(X, k) {
-  g <- neighbour_graph(X, k = k, weights = "heat", sigma = "mean_pairwise")
+  g <- neighbor_graph(X, k = k, weights = "heat", sigma = "mean_pairwise")
   as.matrix(g$W)
 }
 # Principal angles from the sines (accurate for small angles).

@@ -128,7 +128,7 @@ test_that("a time limit stops a long compiled computation inside the core; the s
   # all-pairs geodesic distances (threaded Dijkstra) on 4000 points: about
   # 1.4 s here, polling for interrupts throughout (a dense LAPACK call would
   # not poll, so it is not used for this test)
-  gr <- neighbour_graph(swiss_roll(4000, seed = 22)$x, k = 10)
+  gr <- neighbor_graph(swiss_roll(4000, seed = 22)$x, k = 10)
   err <- tryCatch({
     setTimeLimit(elapsed = 0.2, transient = TRUE)
     geodesic_distances(gr)

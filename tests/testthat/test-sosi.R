@@ -411,3 +411,43 @@ test_that("reoptimize_sigma: constant re-selection reproduces the fixed-scale lo
                      "reoptimize_sigma")
   expect_input_error(sosi(fit, X_unlabeled = Xu, reoptimize_sigma = "yes"), "reoptimize_sigma")
 })
+
+test_that("the default scale grid of the core equals its definition on R's dist()", {
+  ref_grid <- function(X, n_grid) {
+    D <- as.matrix(stats::dist(X))
+    diag(D) <- Inf
+    dnn <- stats::median(apply(D, 1, min))
+    dmed <- stats::median(D[upper.tri(D)])
+    if (!(dnn > 0)) dnn <- min(D[D > 0])
+    exp(seq(log(0.25 * dnn), log(4 * dmed), length.out = n_grid))
+  }
+  set.seed(21)
+  X_odd <- matrix(rnorm(23 * 4), 23, 4)    # odd number of points and of pairs
+  X_even <- matrix(rnorm(16 * 3), 16, 3)   # even numbers: medians average two values
+  X_dup <- rbind(X_even, X_even)           # every nearest-neighbour distance is 0
+  for (X in list(X_odd, X_even, X_dup)) {
+    for (ng in c(2L, 3L, 40L)) {
+      expect_identical(manifoldOOS:::.mo_sosi_default_grid(X, ng), ref_grid(X, ng))
+    }
+  }
+  g <- manifoldOOS:::.mo_sosi_default_grid(X_dup, 5L)
+  expect_equal(g[1], 0.25 * min(dist(X_even)))  # the smallest positive distance replaces dnn = 0
+  expect_error(manifoldOOS:::core(manifoldOOS:::.mo_sosi_default_grid(X_odd, 1L)), class = "manifoldOOS_input_error")
+})
+
+test_that("scale selection is one core call: sosi()'s diagnostics equal select_sigma() on the same data", {
+  b <- blobs(n_per = 10, M = 3, p = 4, seed = 31, sep = 3)
+  fit <- supervised_le(b$X, b$cls, ndim = 2)
+  f <- factor(b$cls)
+  for (mode in c("regularizer", "ratio")) {
+    s <- sosi(fit, X_unlabeled = b$X[1:5, ] + 0.1, n_iter = 1, n_grid = 9, sigma_mode = mode)
+    sel <- manifoldOOS:::select_sigma(b$X, as.integer(f), 3L, embedding(fit), mode, NULL, 9L, NULL, 5L,
+                                      "per_class", 2, 0.5, 0, 0, 1e-10)
+    expect_identical(s$sigma, sel$sigma)
+    expect_identical(s$diagnostics[names(sel)[-1]], sel[-1])
+    # the chosen scales lie on the kept grid (or at the clipping bounds / the mean scale)
+    expect_true(all(sel$sigma >= sel$grid[1]))
+    expect_identical(length(sel$grid), nrow(sel$G))
+  }
+  expect_input_error(sosi(fit, X_unlabeled = b$X[1:5, ], sigma_grid = 1), "sigma_grid")
+})

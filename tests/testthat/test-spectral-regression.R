@@ -4,7 +4,7 @@ sr_angles <- function(A, B) {
   qa <- qr.Q(qr(A)); qb <- qr.Q(qr(B))
   asin(pmin(1, svd(qb - qa %*% crossprod(qa, qb))$d))
 }
-sr_W <- function(X, k) as.matrix(neighbour_graph(X, k = k, weights = "heat", sigma = "mean_pairwise")$W)
+sr_W <- function(X, k) as.matrix(neighbor_graph(X, k = k, weights = "heat", sigma = "mean_pairwise")$W)
 
 # Reference graph embeddings in base R.
 le_generalized <- function(W, m) {

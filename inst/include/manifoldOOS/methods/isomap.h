@@ -18,8 +18,10 @@
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/knn.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/methods/lmds.h>
+#include <manifoldOOS/methods/mds.h>
 #include <manifoldOOS/blocks/paths.h>
 
 namespace manifoldOOS {
@@ -174,6 +176,80 @@ inline arma::mat landmark_normalisation(const arma::mat& Y, arma::rowvec& center
   normalise_rows(out, center, R);
   const arma::vec sgn = fix_signs(out);
   for (arma::uword j = 0; j < R.n_cols; ++j) R.col(j) *= sgn(j);
+  return out;
+}
+
+// ---- the whole fit ----------------------------------------------------------
+// How the reference points of a fit are chosen: all n points (full Isomap),
+// given landmarks, or MaxMin selection from a starting vertex.
+enum class isomap_landmarks { none, given, maxmin };
+
+struct isomap_options {
+  int ndim = 2;
+  isomap_landmarks landmarks = isomap_landmarks::none;
+  std::vector<int> given;  // 0-based landmark vertices (landmarks == given)
+  int first = 0;           // 0-based first vertex (landmarks == maxmin)
+  int m = 0;               // number of landmarks (landmarks == maxmin)
+  bool normalise = false;  // landmark fits: centre and rotate (landmark_normalisation)
+  eig_options eig;
+  int n_threads = 1;
+};
+
+// Rows of the geodesic storage D of a fit on n vertices (see the top of this file).
+inline int isomap_reference_count(const isomap_options& o, int n) {
+  switch (o.landmarks) {
+    case isomap_landmarks::none: return n;
+    case isomap_landmarks::given: return static_cast<int>(o.given.size());
+    case isomap_landmarks::maxmin: return o.m;
+  }
+  return n;
+}
+
+struct isomap_model {
+  cmds_model mds;            // (landmark) classical MDS of the reference points
+  arma::mat embedding;       // n x ndim training coordinates
+  std::vector<int> landmarks;  // 0-based, in order of selection (empty for full Isomap)
+  arma::rowvec center;       // landmark normalisation (empty unless normalise)
+  arma::mat rotation;
+};
+
+// Isomap (landmarks == none: all-pairs geodesics, classical MDS) or landmark
+// Isomap (geodesics from the landmarks, classical MDS of the landmark block
+// made exactly symmetric, every training point -- landmarks included --
+// triangulated from its column of D, optional normalisation). The geodesic
+// storage D (isomap_reference_count(o, n) x n, column-major) is written to the
+// caller's buffer `D`, so a front end can hand in memory it then keeps.
+inline isomap_model isomap_fit(const adjacency_view& A, const isomap_options& o, double* D) {
+  const int n = A.n;
+  const int m = isomap_reference_count(o, n);
+  if (o.ndim < 1) throw input_error("the embedding dimension must be positive.");
+  isomap_model out;
+  if (o.landmarks == isomap_landmarks::none) {
+    geodesics_all(A, D, o.n_threads);
+    const arma::mat G(D, n, n, false, true);
+    out.mds = cmds_distances(G, true, o.ndim, o.eig, o.n_threads);
+    out.embedding = out.mds.embedding;
+    return out;
+  }
+  if (m < 1 || m > n) throw input_error("the number of landmarks must lie in [1, n].");
+  if (o.landmarks == isomap_landmarks::maxmin) {
+    out.landmarks = maxmin_landmarks(A, o.first, m, D, o.n_threads);
+  } else {
+    for (int b : o.given) {
+      if (b < 0 || b >= n) throw input_error("landmark indices must lie in [1, n].");
+    }
+    out.landmarks = o.given;
+    geodesics_from(A, out.landmarks, D, o.n_threads);
+  }
+  const std::vector<int>& lm = out.landmarks;
+  const arma::mat Dm(D, m, n, false, true);
+  // landmark block, made exactly symmetric (min of the two directions)
+  arma::mat Dmm(m, m);
+  for (int b = 0; b < m; ++b) Dmm.col(b) = Dm.col(lm[b]);
+  Dmm = arma::min(Dmm, Dmm.t());
+  out.mds = cmds_distances(Dmm, true, o.ndim, o.eig, o.n_threads);
+  out.embedding = lmds_place_columns(out.mds.as_map(), lmds_rule::triangulation, Dm, o.n_threads);
+  if (o.normalise) out.embedding = landmark_normalisation(out.embedding, out.center, out.rotation);
   return out;
 }
 
