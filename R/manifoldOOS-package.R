@@ -36,6 +36,12 @@
 #' * `manifoldOOS.dense_sparse_max_n`: the same for the bottom eigenpairs of
 #'   the sparse matrices of Laplacian eigenmaps, LLE (and its variants) and
 #'   LTSA (500; the smaller of it and `manifoldOOS.dense_max_n` applies).
+#' * `manifoldOOS.sparse_cholesky`: factorisation of the shifted sparse
+#'   matrix in the shift-invert eigen-solves of Laplacian eigenmaps, LLE (and
+#'   its variants), LTSA and the other sparse bottom-eigenpair problems:
+#'   `"cholmod"` (default; CHOLMOD's supernodal Cholesky from the Matrix
+#'   package) or `"eigen"` (Eigen's simplicial LDL', the earlier path; the
+#'   eigenpairs agree to the solver's tolerance, not bit for bit).
 #' * `manifoldOOS.memory_limit`: bytes of memory a fit may plan to use
 #'   (default: the memory the system reports available). Fits whose dense
 #'   matrices would exceed it ([isomap()], [lgrm()]) stop before allocating

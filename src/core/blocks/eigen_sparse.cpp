@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/spd_factor.h>
 
 // API switch: Spectra 1.x ships <Spectra/MatOp/SymShiftInvert.h>, 0.8.x does
 // not. The guess is cross-checked against the include guard of the solver
@@ -202,6 +204,18 @@ class ldlt_shift_op {
       M = A_ - sigma * (*B_);
     }
     M.makeCompressed();
+    // A registered external factorisation (CHOLMOD from the R glue) first;
+    // nullptr when it declines or M is not positive definite, then Eigen's
+    // LDL' below (which also counts the non-positive pivots for the error).
+    ext_.reset();
+    if (const spd_factor_maker maker = spd_factor_backend()) {
+      ext_ = maker(M);
+      if (ext_) {
+        sigma_ = sigma;
+        factored_ = true;
+        return;
+      }
+    }
     ldlt_.compute(M);
     if (ldlt_.info() != Eigen::Success) {
       throw error("the sparse LDL' factorisation of the shifted matrix failed");
@@ -222,6 +236,10 @@ class ldlt_shift_op {
   }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
+    if (ext_) {
+      ext_->solve(x, y);
+      return;
+    }
     emap(y, A_.rows()) = ldlt_.solve(emap(x, A_.rows()));
   }
 
@@ -229,6 +247,7 @@ class ldlt_shift_op {
   const sp_mat_e& A_;
   const sp_mat_e* B_;
   Eigen::SimplicialLDLT<sp_mat_e, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
+  std::unique_ptr<spd_factor> ext_;
   double sigma_ = 0.0;
   bool factored_ = false;
   op_poller poll_;

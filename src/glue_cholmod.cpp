@@ -1,0 +1,111 @@
+// CHOLMOD's supernodal Cholesky (through the Matrix package's C interface)
+// registered as the core's external sparse SPD factorisation (see
+// <manifoldOOS/blocks/spd_factor.h>). The shift-invert eigen-solvers of LE,
+// LTSA, LLE and every other sparse bottom-eigenpair problem factorise with
+// it unless options(manifoldOOS.sparse_cholesky = "eigen") selects Eigen's
+// simplicial LDL' (the previous path).
+#include <cholmod.h>
+
+#include <cstring>
+#include <memory>
+
+#include <manifoldOOS/blocks/spd_factor.h>
+#include <manifoldOOS/core/common.h>
+
+#define R_NO_REMAP
+#include <Rinternals.h>
+
+namespace {
+
+// CHOLMOD reports through Common->status; Matrix's default handler would
+// raise an R error (a longjmp through C++ frames), so it is replaced.
+extern "C" void quiet_cholmod_handler(int, const char*, int, const char*) {}
+
+// options(manifoldOOS.sparse_cholesky = "cholmod" (default) | "eigen")
+bool cholmod_selected() {
+  SEXP opt = Rf_GetOption1(Rf_install("manifoldOOS.sparse_cholesky"));
+  if (opt == R_NilValue) return true;
+  if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
+    const char* v = CHAR(STRING_ELT(opt, 0));
+    if (std::strcmp(v, "cholmod") == 0) return true;
+    if (std::strcmp(v, "eigen") == 0) return false;
+  }
+  throw manifoldOOS::input_error(
+      "the option `manifoldOOS.sparse_cholesky` must be \"cholmod\" or \"eigen\"");
+}
+
+class cholmod_spd_factor : public manifoldOOS::spd_factor {
+ public:
+  cholmod_spd_factor() {
+    M_R_cholmod_start(&c_);
+    started_ = true;
+    c_.error_handler = quiet_cholmod_handler;
+    c_.supernodal = CHOLMOD_SUPERNODAL;
+    c_.final_ll = 1;
+    c_.quick_return_if_not_posdef = 1;
+  }
+  ~cholmod_spd_factor() override {
+    if (L_ != nullptr) M_cholmod_free_factor(&L_, &c_);
+    if (started_) M_cholmod_finish(&c_);
+  }
+  cholmod_spd_factor(const cholmod_spd_factor&) = delete;
+  cholmod_spd_factor& operator=(const cholmod_spd_factor&) = delete;
+
+  // false when the matrix is not positive definite or CHOLMOD failed
+  bool factorise(const Eigen::SparseMatrix<double>& M) {
+    n_ = static_cast<std::size_t>(M.rows());
+    cholmod_sparse A;
+    std::memset(&A, 0, sizeof(A));
+    A.nrow = A.ncol = n_;
+    A.nzmax = static_cast<std::size_t>(M.nonZeros());
+    A.p = const_cast<int*>(M.outerIndexPtr());
+    A.i = const_cast<int*>(M.innerIndexPtr());
+    A.x = const_cast<double*>(M.valuePtr());
+    A.stype = -1;  // symmetric, lower triangle used
+    A.itype = CHOLMOD_INT;
+    A.xtype = CHOLMOD_REAL;
+    A.dtype = CHOLMOD_DOUBLE;
+    A.sorted = 1;
+    A.packed = 1;
+    L_ = M_cholmod_analyze(&A, &c_);
+    if (L_ == nullptr || c_.status < CHOLMOD_OK) return false;
+    const int ok = M_cholmod_factorize(&A, L_, &c_);
+    return ok && c_.status == CHOLMOD_OK && L_->minor == n_;
+  }
+
+  void solve(const double* b, double* x) const override {
+    cholmod_dense B;
+    std::memset(&B, 0, sizeof(B));
+    B.nrow = n_;
+    B.ncol = 1;
+    B.nzmax = n_;
+    B.d = n_;
+    B.x = const_cast<double*>(b);
+    B.xtype = CHOLMOD_REAL;
+    B.dtype = CHOLMOD_DOUBLE;
+    cholmod_dense* X = M_cholmod_solve(CHOLMOD_A, L_, &B, &c_);
+    if (X == nullptr) throw manifoldOOS::error("the CHOLMOD solve failed (out of memory?)");
+    std::memcpy(x, X->x, n_ * sizeof(double));
+    M_cholmod_free_dense(&X, &c_);
+  }
+
+ private:
+  mutable cholmod_common c_;
+  cholmod_factor* L_ = nullptr;
+  std::size_t n_ = 0;
+  bool started_ = false;
+};
+
+std::unique_ptr<manifoldOOS::spd_factor> make_cholmod_factor(const Eigen::SparseMatrix<double>& M) {
+  if (!cholmod_selected()) return nullptr;
+  std::unique_ptr<cholmod_spd_factor> f(new cholmod_spd_factor());
+  if (!f->factorise(M)) return nullptr;
+  return f;
+}
+
+struct register_cholmod {
+  register_cholmod() { manifoldOOS::set_spd_factor_backend(&make_cholmod_factor); }
+};
+const register_cholmod registration;
+
+}  // namespace
