@@ -273,10 +273,12 @@ parallel_stream <- function(session, produce, consume, fun, args, verbose = FALS
       next_id <- next_id + 1L
     }
     if (!length(pending)) break
-    ready <- which(vapply(pending, function(p) future::resolved(p$f), NA))
-    if (!length(ready)) {
-      # wait for the oldest chunk (its worker started first)
-      ready <- 1L
+    # wait for any chunk (not the oldest: a slow chunk must not hold up the
+    # worker that finished first); resolved() only polls
+    repeat {
+      ready <- which(vapply(pending, function(p) future::resolved(p$f), NA))
+      if (length(ready)) break
+      Sys.sleep(0.005)
     }
     for (j in rev(ready)) {
       p <- pending[[j]]

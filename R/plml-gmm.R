@@ -91,6 +91,9 @@ gmm_cluster <- function(X, n_components = 32L, min_components = 1L, reg = 1e-3,
   draw <- function() sample.int(n, n_components)
   start <- if (is.null(seed)) draw() else with_seed_mo(seed, draw())
   S0 <- stats::cov(X)
+  # a singular sample covariance (a constant column, p >= n) starts from the prior's ridge;
+  # the MAP steps keep every later covariance positive definite
+  if (inherits(try(chol(S0), silent = TRUE), "try-error")) S0 <- S0 + diag(delta, p)
   par <- list(w = rep(1 / n_components, n_components), mu = X[start, , drop = FALSE],
               sigma = array(S0, c(p, p, n_components)))
   runs <- list()

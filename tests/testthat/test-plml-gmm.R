@@ -106,3 +106,13 @@ test_that("gmm_cluster and plml(cluster = 'gmm') reject bad input with classed e
   expect_error(plml(blob, 2, k = 10, cluster = "gmm", n_components = 4, seed = 1),
                "single cluster", class = "manifoldOOS_input_error")
 })
+
+test_that("a constant column (singular sample covariance) is fitted, not an unclassed chol() error", {
+  set.seed(2)
+  X <- rbind(matrix(rnorm(60, 0), 30), matrix(rnorm(60, 8), 30))
+  Xc <- cbind(X, 5)
+  g <- gmm_cluster(Xc, n_components = 4, seed = 1)
+  expect_length(g$labels, 60L)
+  # the two well-separated groups stay apart
+  expect_length(intersect(unique(g$labels[1:30]), unique(g$labels[31:60])), 0L)
+})

@@ -22,7 +22,7 @@ subspace_dist <- function(U, V) {
 
 roll_graph_laplacian <- function(n, k, seed) {
   X <- swiss_roll(n, seed = seed)$x
-  W <- neighbour_graph(X, k = k)$W
+  W <- neighbor_graph(X, k = k)$W
   deg <- Matrix::rowSums(W)
   list(W = W, deg = deg, L = methods::as(Matrix::Diagonal(x = deg) - W, "CsparseMatrix"))
 }
