@@ -22,7 +22,8 @@ out_dir <- if (length(args) >= 1L && args[1] != "quick" && !startsWith(args[1], 
 quick <- "quick" %in% args
 # "only=icmla10_table1,bmvc10_table1,images" runs those tables alone (names as
 # in plml_<table>.csv); the session info then goes to
-# plml_sessionInfo_<table>+<table>....txt
+# plml_sessionInfo_<table>+<table>....txt (more than two tables:
+# plml_sessionInfo_<first table>+<n>more.txt, so the path stays portable)
 only <- sub("^only=", "", grep("^only=", args, value = TRUE))
 only <- if (length(only)) strsplit(only[1], ",", fixed = TRUE)[[1]] else character()
 want <- function(table) !length(only) || table %in% only
@@ -286,5 +287,7 @@ if (want("images")) {
 }
 
 writeLines(c(cmd, paste("seed:", seed), capture.output(sessionInfo())),
-           file.path(out_dir, if (length(only)) sprintf("plml_sessionInfo_%s.txt", paste(only, collapse = "+"))
+           file.path(out_dir, if (length(only)) sprintf("plml_sessionInfo_%s.txt",
+                                                  if (length(only) > 2L) sprintf("%s+%dmore", only[1], length(only) - 1L)
+                                                  else paste(only, collapse = "+"))
                               else "plml_sessionInfo.txt"))
