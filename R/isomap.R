@@ -127,7 +127,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  fit_prologue(min_rows = 3L)
+  n <- fit_prologue(min_rows = 3L)
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)
   landmark_method <- check_choice(landmark_method, c("maxmin", "random"), "landmark_method")

@@ -133,7 +133,7 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  fit_prologue()
+  n <- fit_prologue()
   k <- check_k(k, n)
   degree <- check_number(degree, "degree", lower = 1, upper = 50, integer = TRUE)
   basis <- check_choice(basis, c("hadamard", "full"), "basis")
@@ -269,7 +269,7 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  fit_prologue()
+  n <- fit_prologue()
   lambda <- check_number(lambda, "lambda", lower = 0)
   if (is.null(sigma)) {
     sigma <- pairwise_scale(X, "median_pairwise") / sqrt(2)

@@ -195,7 +195,7 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  fit_prologue()
+  n <- fit_prologue()
   p <- ncol(X)
   if (p < 2L) abort_input("X", "must have at least 2 columns (PLML needs ndim < ncol(X)).")
   ndim <- check_ndim(ndim, p - 1L)

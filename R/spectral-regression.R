@@ -157,7 +157,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  fit_prologue(min_rows = 3L)
+  n <- fit_prologue(min_rows = 3L)
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
@@ -210,7 +210,7 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  fit_prologue(min_rows = 3L)
+  n <- fit_prologue(min_rows = 3L)
   ndim <- check_ndim(ndim, nrow(X) - 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")

@@ -410,13 +410,13 @@ predict_rule_args <- function(object, method) {
 }
 
 # The opening shared by the fitting functions: checks `verbose`, makes `X` a
-# numeric matrix of at least `min_rows` rows, resolves `knn_method` for it and
-# sets `n`, all in the calling function's frame (which must have `X`,
-# `verbose` and `knn_method`).
+# numeric matrix of at least `min_rows` rows and resolves `knn_method` for it,
+# all in the calling function's frame (which must have `X`, `verbose` and
+# `knn_method`); returns the number of rows.
 fit_prologue <- function(min_rows = 4L, env = parent.frame()) {
   env$verbose <- check_verbose(env$verbose)
   env$X <- as_data_matrix(env$X, "X", min_rows = min_rows)
-  env$knn_method <- local_knn_method(env$knn_method, env$X)
-  env$n <- nrow(env$X)
-  invisible(NULL)
+  # the resolved search stays the session default until the FIT returns (on.exit in env)
+  env$knn_method <- local_knn_method(env$knn_method, env$X, envir = env)
+  nrow(env$X)
 }

@@ -176,3 +176,19 @@ test_that("PLML's kNN-graph MST uses the chosen search (HNSW graph passed to the
   r_exact <- fit_core(d$x, opts)
   expect_false(identical(r_chain$Y, r_exact$Y))
 })
+
+test_that("knn_method = \"hnsw\" is in force for the whole fit, not only for its opening checks", {
+  # a deliberately poor index (M = 2, ef_construction = 2): its graph differs from the exact one
+  old <- options(manifoldOOS.hnsw_args = list(M = 2, ef_construction = 2, ef = 11))
+  on.exit(options(old), add = TRUE)
+  set.seed(5)
+  X <- matrix(rnorm(1500 * 20), 1500)
+  expect_false(identical(knn(X, 10, method = "hnsw")$idx, knn(X, 10, method = "exact")$idx))
+  for (f in list(laplacian_eigenmaps, ltsa, lle)) {
+    fe <- suppressWarnings(f(X, 2, k = 10, knn_method = "exact"))
+    fh <- suppressWarnings(f(X, 2, k = 10, knn_method = "hnsw"))
+    expect_identical(fh$params$knn_method, "hnsw")
+    expect_false(isTRUE(all.equal(embedding(fh), embedding(fe))))
+  }
+  expect_null(getOption("manifoldOOS.knn_method"))   # restored when each fit returned
+})
