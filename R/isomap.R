@@ -277,12 +277,6 @@ summary_extra.manifold_isomap <- function(object) {
       sprintf("negative eigenvalue mass of B: %.3g", object$negative_mass),
     sprintf("eigen-solver: %s", object$solver)
   )
-  structure(lines, class = "mo_summary_lines")
+  structure(lines, class = "manifold_summary_lines")
 }
 
-#' @export
-print.mo_summary_lines <- function(x, ...) {
-  check_dots(..., fun = "print()")
-  cat(paste0("  ", x, "\n"), sep = "")
-  invisible(x)
-}
