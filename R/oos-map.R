@@ -409,11 +409,7 @@ predict_map_rows <- function(object, x, n_threads = NULL, strip = FALSE) {
 #' @export
 print.manifold_oos_map <- function(x, ...) {
   check_dots(..., fun = "print()")
-  cat(sprintf("<manifoldOOS out-of-sample map: %s>\n", x$method))
-  cat(sprintf("  %d training points, %d features -> %d embedding dimensions\n",
-              x$n, x$n_features, x$ndim))
-  p <- format_params(x$params)
-  if (nzchar(p)) cat("  parameters:", p, "\n")
+  print_header("out-of-sample map", x, "embedding dimensions")
   invisible(x)
 }
 

@@ -41,3 +41,15 @@ test_that("every registered S3 method is for a manifold_ class, a default or the
   ok <- grepl("\\.(summary\\.)?manifold_[a-z0-9_]+$|\\.default$|\\.step_manifold$", tab)
   expect_identical(tab[!ok], character(0))
 })
+
+test_that("fits and out-of-sample maps print the same opening lines", {
+  r <- swiss_roll(60, seed = 5)
+  f <- pca(r$x, 2)
+  m <- oos_map(r$x, r$truth, method = "linear")
+  out_f <- capture.output(print(f))
+  out_m <- capture.output(print(m))
+  expect_identical(out_f[1:2], c("<manifoldOOS fit: PCA>", "  60 training points, 3 features -> 2 dimensions"))
+  expect_identical(out_m[1:2], c(sprintf("<manifoldOOS out-of-sample map: %s>", m$method),
+                                 "  60 training points, 3 features -> 2 embedding dimensions"))
+  expect_identical(sum(startsWith(out_f, "  parameters:")), as.integer(length(f$params) > 0))
+})
