@@ -252,15 +252,7 @@ summary_extra.default <- function(object) NULL
 #' @export
 print.summary.manifold_fit <- function(x, digits = 4, ...) {
   check_dots(..., fun = "print()")
-  cat(sprintf("manifoldOOS fit: %s\n", x$method))
-  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
-              x$n, x$n_features, x$ndim))
-  if (length(x$params)) {
-    cat("  parameters:\n")
-    for (nm in names(x$params)) {
-      cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
-    }
-  }
+  print_summary_header("fit", x)
   if (is.finite(x$fit_time)) cat(sprintf("  fit time: %s\n", format_seconds(x$fit_time)))
   if (!is.null(x$eigenvalues)) {
     ev <- x$eigenvalues
@@ -287,6 +279,17 @@ format_value <- function(v) {
   if (is.numeric(v)) v <- signif(v, 4)
   if (length(v) > 6) return(paste(c(format(utils::head(v, 6)), "..."), collapse = " "))
   paste(format(v), collapse = " ")
+}
+
+# The opening lines of print(summary()) for fits and out-of-sample maps.
+print_summary_header <- function(what, x) {
+  cat(sprintf("manifoldOOS %s: %s\n", what, x$method))
+  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
+              x$n, x$n_features, x$ndim))
+  if (length(x$params)) {
+    cat("  parameters:\n")
+    for (nm in names(x$params)) cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
+  }
 }
 
 # The opening lines of print() for fits and out-of-sample maps.

@@ -52,4 +52,11 @@ test_that("fits and out-of-sample maps print the same opening lines", {
   expect_identical(out_m[1:2], c(sprintf("<manifoldOOS out-of-sample map: %s>", m$method),
                                  "  60 training points, 3 features -> 2 embedding dimensions"))
   expect_identical(sum(startsWith(out_f, "  parameters:")), as.integer(length(f$params) > 0))
+  sum_f <- capture.output(print(summary(f)))
+  sum_m <- capture.output(print(summary(m)))
+  expect_identical(sum_f[1:2], c("manifoldOOS fit: PCA",
+                                 "  training points: 60   features: 3   embedding dimensions: 2"))
+  expect_identical(sum_m[1:2], c(sprintf("manifoldOOS out-of-sample map: %s", m$method),
+                                 "  training points: 60   features: 3   embedding dimensions: 2"))
+  expect_gte(sum(grepl("^    [a-z_]+ +", sum_m)), length(m$params))
 })
