@@ -226,6 +226,23 @@ context("shortest paths block") {
       }
     }
   }
+  test_that("a graph that makes the bucket search rescan often falls back to the same distances") {
+    // source 0 reaches 1..k directly (lengths 9 + 0.01 i) and through the chain
+    // 1 - 2 - ... - k (0.001 per edge, shorter): within a bucket the last pushed
+    // vertex is scanned first, then improved by its predecessor, and so on.
+    const int k = 100, n = k + 1;
+    arma::mat W(n, n);
+    W.fill(std::numeric_limits<double>::infinity());
+    for (int i = 1; i <= k; ++i) W(0, i) = W(i, 0) = 9.0 + 0.01 * i;
+    for (int i = 1; i < k; ++i) W(i, i + 1) = W(i + 1, i) = 0.001;
+    const csc_graph g = csc_from_dense(W);
+    const int src[2] = {0, k};
+    arma::mat A(2, n), B(2, n);
+    manifoldOOS::dijkstra_multi(g.view(n), src, 2, A.memptr(), 1);
+    manifoldOOS::dijkstra_multi_binary_heap(g.view(n), src, 2, B.memptr(), 1);
+    expect_true(std::equal(A.begin(), A.end(), B.begin()));
+    expect_true(A(0, k) < W(0, k));  // the chain is shorter than the direct edge
+  }
 }
 
 context("Isomap projection kernel") {

@@ -103,13 +103,18 @@ struct bucket_ring {
   long index(double x) const { return static_cast<long>(x * inv_width); }
 };
 
-void dijkstra_one_buckets(const adjacency_view& G, int source, std::vector<double>& dist,
+// Returns false (the caller then runs the binary heap) when the vertices were
+// scanned more than 2 n + 16 times in all: on a graph whose edges are mostly
+// far shorter than the bucket width a label-correcting search may rescan
+// often, so its cost stays within a small multiple of Dijkstra's.
+bool dijkstra_one_buckets(const adjacency_view& G, int source, std::vector<double>& dist,
                           bucket_ring& q) {
   std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
   const long mask = static_cast<long>(q.ring.size()) - 1;  // the size is a power of two
   dist[source] = 0.0;
   q.ring[0].push_back({0.0, source});
   long pending = 1;
+  long scans_left = 2L * G.n + 16;
   for (long b = 0; pending > 0; ++b) {
     std::vector<bucket_ring::entry>& bucket = q.ring[b & mask];
     while (!bucket.empty()) {
@@ -131,6 +136,10 @@ void dijkstra_one_buckets(const adjacency_view& G, int source, std::vector<doubl
       const int u = e.v;
       const double du = dist[u];
       if (du != e.key) continue;  // stale: u has a shorter distance queued since
+      if (--scans_left < 0) {
+        for (auto& b : q.ring) b.clear();
+        return false;
+      }
       for (int t = G.adj_ptr[u]; t < G.adj_ptr[u + 1]; ++t) {
         const int v = G.adj_idx[t];
         const double alt = du + G.adj_len[t];
@@ -142,6 +151,7 @@ void dijkstra_one_buckets(const adjacency_view& G, int source, std::vector<doubl
       }
     }
   }
+  return true;
 }
 
 // Single-source Dijkstra into dist (length n), reusing the caller's buffers.
@@ -282,7 +292,13 @@ void dijkstra_multi_impl(const adjacency_view& G, const int* sources, int m, dou
   constexpr double max_buckets = 1048576.0;
   if (max_len / width > max_buckets) width = max_len / max_buckets;
   long n_buckets = 4;  // a power of two above max_len / width + 3
-  while (static_cast<double>(n_buckets) < max_len / width + 4.0) n_buckets *= 2;
+  // lengths so large or so small that width or 1 / width overflows: the binary heap
+  if (!(width < std::numeric_limits<double>::infinity()) ||
+      !(1.0 / width < std::numeric_limits<double>::infinity())) {
+    buckets = false;
+  } else {
+    while (static_cast<double>(n_buckets) < max_len / width + 4.0) n_buckets *= 2;
+  }
   const int nt = resolve_threads(n_threads);
   // Each task handles a block of consecutive sources and writes them to the
   // output in runs of `block` contiguous values (the output is m x n).
@@ -294,13 +310,11 @@ void dijkstra_multi_impl(const adjacency_view& G, const int* sources, int m, dou
 #endif
   {
     std::vector<double> dist(n);
-    vertex_heap heap(buckets ? 0 : n);
+    vertex_heap heap(n);
     bucket_ring ring;
     if (buckets) ring.setup(width, n_buckets);
     auto run = [&](const adjacency_view& g, int source) {
-      if (buckets) {
-        dijkstra_one_buckets(g, source, dist, ring);
-      } else {
+      if (!buckets || !dijkstra_one_buckets(g, source, dist, ring)) {
         dijkstra_one(g, source, dist, heap);
       }
     };
