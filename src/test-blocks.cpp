@@ -11,6 +11,7 @@
 #include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/procrustes.h>
+#include <manifoldOOS/methods/isomap_project.h>
 #include <manifoldOOS/methods/plml.h>
 #include <manifoldOOS/oos/sparse_coding.h>
 
@@ -205,6 +206,117 @@ context("shortest paths block") {
     arma::mat D(1, 2);
     expect_error_as(manifoldOOS::dijkstra_multi(g.view(2), &s, 1, D.memptr(), 1),
                     manifoldOOS::input_error);
+  }
+  test_that("the bucket-queue search equals the binary-heap search bit for bit, ties included") {
+    // 2-d grids (a torus of side `side`, so n = side^2 reaches the relabelled
+    // path at side = 70) with lengths from a few decimals (0.1 + 0.2 != 0.3:
+    // the tied paths differ in their rounding) and zero-length edges.
+    std::mt19937 gen(3);
+    std::uniform_int_distribution<int> pick(0, 4);
+    const double lens[5] = {0.1, 0.2, 0.3, 0.0, 0.7};
+    for (int side : {7, 70}) {
+      const int n = side * side;
+      csc_graph g;
+      g.ptr.push_back(0);
+      // lengths are symmetric: edge {u, v} gets the length drawn for min(u, v) and the direction
+      std::vector<double> right(n), up(n);
+      for (int u = 0; u < n; ++u) {
+        right[u] = lens[pick(gen)];
+        up[u] = lens[pick(gen)];
+      }
+      for (int u = 0; u < n; ++u) {
+        const int x = u % side, y = u / side;
+        const int l = (x + side - 1) % side + y * side, r = (x + 1) % side + y * side;
+        const int d = x + ((y + side - 1) % side) * side, t = x + ((y + 1) % side) * side;
+        const int nb[4] = {l, r, d, t};
+        const double w[4] = {right[l], right[u], up[d], up[u]};
+        for (int a = 0; a < 4; ++a) {
+          g.idx.push_back(nb[a]);
+          g.len.push_back(w[a]);
+        }
+        g.ptr.push_back(static_cast<int>(g.idx.size()));
+      }
+      const int m = std::min(n, 40);
+      std::vector<int> src(m);
+      for (int s = 0; s < m; ++s) src[s] = (s * 37) % n;
+      arma::mat A(m, n), B(m, n);
+      for (int threads : {1, 2}) {
+        manifoldOOS::dijkstra_multi(g.view(n), src.data(), m, A.memptr(), threads);
+        manifoldOOS::dijkstra_multi_binary_heap(g.view(n), src.data(), m, B.memptr(), threads);
+        expect_true(std::equal(A.begin(), A.end(), B.begin()));
+        expect_true(A.is_finite());
+        expect_true(arma::max(arma::vectorise(A)) > 0.0);
+      }
+    }
+  }
+  test_that("a graph that makes the bucket search rescan often falls back to the same distances") {
+    // source 0 reaches 1..k directly (lengths 9 + 0.01 i) and through the chain
+    // 1 - 2 - ... - k (0.001 per edge, shorter): within a bucket the last pushed
+    // vertex is scanned first, then improved by its predecessor, and so on.
+    const int k = 100, n = k + 1;
+    arma::mat W(n, n);
+    W.fill(std::numeric_limits<double>::infinity());
+    for (int i = 1; i <= k; ++i) W(0, i) = W(i, 0) = 9.0 + 0.01 * i;
+    for (int i = 1; i < k; ++i) W(i, i + 1) = W(i + 1, i) = 0.001;
+    const csc_graph g = csc_from_dense(W);
+    const int src[2] = {0, k};
+    arma::mat A(2, n), B(2, n);
+    manifoldOOS::dijkstra_multi(g.view(n), src, 2, A.memptr(), 1);
+    manifoldOOS::dijkstra_multi_binary_heap(g.view(n), src, 2, B.memptr(), 1);
+    expect_true(std::equal(A.begin(), A.end(), B.begin()));
+    expect_true(A(0, k) < W(0, k));  // the chain is shorter than the direct edge
+  }
+}
+
+context("Isomap projection kernel") {
+  test_that("the vectorised triangulation equals the row-by-row one bit for bit") {
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    for (int m : {3, 21, 203}) {
+      for (int q : {1, 2, 3, 4, 6}) {
+        const int n = 17, k = 4, c = 13;
+        arma::mat D(m, n), L(m, q), dist(c, k);
+        arma::vec mu(m);
+        arma::Mat<int> idx(c, k);
+        for (auto& v : D) v = 10.0 * unif(gen);
+        for (auto& v : L) v = unif(gen) - 0.5;
+        for (auto& v : mu) v = 30.0 * unif(gen);
+        for (auto& v : dist) v = unif(gen);
+        for (auto& v : idx) v = static_cast<int>(unif(gen) * n) % n;
+        dist(2, 1) = 0.0;                        // an exact tie of two candidates
+        idx(2, 1) = idx(2, 0);
+        std::vector<unsigned> order(c);
+        for (int a = 0; a < c; ++a) order[a] = static_cast<unsigned>((a * 5) % c);
+        arma::mat Y1(c, q), Y2(c, q), Y3(c, q);
+        for (int threads : {1, 2}) {
+          manifoldOOS::isomap_triangulate_rows(D.memptr(), m, idx.memptr(), dist.memptr(), c, k,
+                                               L.memptr(), mu.memptr(), q, order.data(), Y1.memptr(),
+                                               threads, manifoldOOS::isomap_kernel::automatic);
+          manifoldOOS::isomap_triangulate_rows(D.memptr(), m, idx.memptr(), dist.memptr(), c, k,
+                                               L.memptr(), mu.memptr(), q, order.data(), Y2.memptr(),
+                                               threads, manifoldOOS::isomap_kernel::portable);
+          expect_true(std::equal(Y1.begin(), Y1.end(), Y2.begin()));
+        }
+        // the definition, one row at a time
+        for (int a = 0; a < c; ++a) {
+          for (int j = 0; j < q; ++j) {
+            double acc = 0.0;
+            for (int l = 0; l < m; ++l) {
+              double g = std::numeric_limits<double>::infinity();
+              for (int r = 0; r < k; ++r) g = std::min(g, dist(a, r) + D(l, idx(a, r)));
+              acc += L(l, j) * (g * g - mu(l));
+            }
+            Y3(a, j) = -0.5 * acc;
+          }
+        }
+#if defined(__x86_64__)
+        expect_true(std::equal(Y1.begin(), Y1.end(), Y3.begin()));
+#else
+        // (a compiler may fuse the multiply-adds differently on other targets)
+        expect_true(arma::approx_equal(Y1, Y3, "reldiff", 1e-12));
+#endif
+      }
+    }
   }
 }
 

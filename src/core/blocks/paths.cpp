@@ -79,6 +79,81 @@ class vertex_heap {
   std::vector<int> heap_;
 };
 
+// Bucket queue for a label-correcting search (Dial's buckets of width
+// `width`): vertex v with tentative distance x waits in bucket
+// floor(x / width), buckets are emptied in increasing order, and a vertex whose
+// distance drops again (possible only within the current bucket, by an edge
+// shorter than the width) is scanned again. Every distance it returns is
+// bitwise Dijkstra's (see dijkstra_multi() in paths.h: the result of any exact
+// search is the minimum over paths of the floating-point path sums; both
+// searches stop at that unique fixed point). The buckets form a ring of
+// `n_buckets` (a power of two) > (longest edge) / width + 3, enough for every
+// pending entry.
+struct bucket_ring {
+  struct entry {
+    double key;
+    int v;
+  };
+  double inv_width = 1.0;
+  std::vector<std::vector<entry>> ring;
+  void setup(double width, long n_buckets) {
+    inv_width = 1.0 / width;
+    ring.assign(static_cast<std::size_t>(n_buckets), {});
+  }
+  long index(double x) const { return static_cast<long>(x * inv_width); }
+};
+
+// Returns false (the caller then runs the binary heap) when the vertices were
+// scanned more than 2 n + 16 times in all: on a graph whose edges are mostly
+// far shorter than the bucket width a label-correcting search may rescan
+// often, so its cost stays within a small multiple of Dijkstra's.
+bool dijkstra_one_buckets(const adjacency_view& G, int source, std::vector<double>& dist,
+                          bucket_ring& q) {
+  std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
+  const long mask = static_cast<long>(q.ring.size()) - 1;  // the size is a power of two
+  dist[source] = 0.0;
+  q.ring[0].push_back({0.0, source});
+  long pending = 1;
+  long scans_left = 2L * G.n + 16;
+  for (long b = 0; pending > 0; ++b) {
+    std::vector<bucket_ring::entry>& bucket = q.ring[b & mask];
+    while (!bucket.empty()) {
+      const bucket_ring::entry e = bucket.back();
+      bucket.pop_back();
+      --pending;
+#if defined(__GNUC__) || defined(__clang__)
+      // the edge lists of the next vertices of the bucket: load them while this one is scanned
+      // (the vertices of a bucket lie far apart in memory; a hint only)
+      const std::size_t left = bucket.size();
+      if (left >= 4) __builtin_prefetch(G.adj_ptr + bucket[left - 4].v);
+      if (left >= 2) {
+        const int nx = G.adj_ptr[bucket[left - 2].v];
+        __builtin_prefetch(G.adj_idx + nx);
+        __builtin_prefetch(G.adj_len + nx);
+        __builtin_prefetch(G.adj_len + nx + 8);
+      }
+#endif
+      const int u = e.v;
+      const double du = dist[u];
+      if (du != e.key) continue;  // stale: u has a shorter distance queued since
+      if (--scans_left < 0) {
+        for (auto& b : q.ring) b.clear();
+        return false;
+      }
+      for (int t = G.adj_ptr[u]; t < G.adj_ptr[u + 1]; ++t) {
+        const int v = G.adj_idx[t];
+        const double alt = du + G.adj_len[t];
+        if (alt < dist[v]) {
+          dist[v] = alt;
+          q.ring[q.index(alt) & mask].push_back({alt, v});
+          ++pending;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 // Single-source Dijkstra into dist (length n), reusing the caller's buffers.
 void dijkstra_one(const adjacency_view& G, int source, std::vector<double>& dist,
                   vertex_heap& heap) {
@@ -136,8 +211,10 @@ void dijkstra_lower_min(const adjacency_view& G, int source, double* mind) {
   for (int v : seen) dist[v] = std::numeric_limits<double>::infinity();
 }
 
-void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
-                    int n_threads) {
+namespace {
+
+void dijkstra_multi_impl(const adjacency_view& G, const int* sources, int m, double* out,
+                         int n_threads, bool buckets) {
   const int n = G.n;
   if (n < 1) throw input_error("the graph has no vertices.");
   const int nnz = G.adj_ptr[n];
@@ -199,6 +276,29 @@ void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* 
     W.adj_len = rp_len.data();
   }
   const bool relabel = !new_id.empty();
+  // bucket width: a fraction of the mean positive edge length (rescans are
+  // rare when most edges are longer than a bucket); at most 2^20 buckets
+  double width = 1.0, max_len = 0.0, sum_pos = 0.0;
+  long n_pos = 0;
+  for (int t = 0; t < nnz; ++t) {
+    const double w = G.adj_len[t];
+    max_len = std::max(max_len, w);
+    if (w > 0.0) {
+      sum_pos += w;
+      ++n_pos;
+    }
+  }
+  if (n_pos > 0) width = 0.5 * (sum_pos / static_cast<double>(n_pos));
+  constexpr double max_buckets = 1048576.0;
+  if (max_len / width > max_buckets) width = max_len / max_buckets;
+  long n_buckets = 4;  // a power of two above max_len / width + 3
+  // lengths so large or so small that width or 1 / width overflows: the binary heap
+  if (!(width < std::numeric_limits<double>::infinity()) ||
+      !(1.0 / width < std::numeric_limits<double>::infinity())) {
+    buckets = false;
+  } else {
+    while (static_cast<double>(n_buckets) < max_len / width + 4.0) n_buckets *= 2;
+  }
   const int nt = resolve_threads(n_threads);
   // Each task handles a block of consecutive sources and writes them to the
   // output in runs of `block` contiguous values (the output is m x n).
@@ -211,6 +311,13 @@ void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* 
   {
     std::vector<double> dist(n);
     vertex_heap heap(n);
+    bucket_ring ring;
+    if (buckets) ring.setup(width, n_buckets);
+    auto run = [&](const adjacency_view& g, int source) {
+      if (!buckets || !dijkstra_one_buckets(g, source, dist, ring)) {
+        dijkstra_one(g, source, dist, heap);
+      }
+    };
     std::vector<double> buf(static_cast<std::size_t>(block) * n);
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
@@ -221,10 +328,10 @@ void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* 
       const int bs = std::min(block, m - s0);
       for (int r = 0; r < bs; ++r) {
         if (relabel) {
-          dijkstra_one(W, new_id[sources[s0 + r]], dist, heap);
+          run(W, new_id[sources[s0 + r]]);
           for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * bs + r] = dist[new_id[j]];
         } else {
-          dijkstra_one(G, sources[s0 + r], dist, heap);
+          run(G, sources[s0 + r]);
           for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * bs + r] = dist[j];
         }
       }
@@ -237,6 +344,18 @@ void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* 
   }
   (void)nt;
   flag.rethrow_if_stopped();
+}
+
+}  // namespace
+
+void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
+                    int n_threads) {
+  dijkstra_multi_impl(G, sources, m, out, n_threads, true);
+}
+
+void dijkstra_multi_binary_heap(const adjacency_view& G, const int* sources, int m, double* out,
+                                int n_threads) {
+  dijkstra_multi_impl(G, sources, m, out, n_threads, false);
 }
 
 }  // namespace manifoldOOS

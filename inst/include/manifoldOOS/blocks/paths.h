@@ -1,6 +1,6 @@
-// Shortest paths on sparse graphs with non-negative edge lengths (Dijkstra,
-// binary heap with lazy deletion). R-free core; implementation in
-// src/paths_core.cpp.
+// Shortest paths on sparse graphs with non-negative edge lengths (a bucket
+// queue search, exact: bitwise Dijkstra's distances). R-free core;
+// implementation in src/core/blocks/paths.cpp.
 #ifndef MANIFOLDOOS_PATHS_H
 #define MANIFOLDOOS_PATHS_H
 
@@ -26,8 +26,17 @@ struct adjacency_view {
 // sources); each source is computed by one thread in a fixed order, so the
 // result does not depend on the number of threads. Throws input_error on a
 // negative or non-finite length or an out-of-range index/source.
+// Every distance is the smallest, over the paths to the vertex, of the path's
+// edge lengths summed from the source in floating point; any exact
+// shortest-path search returns it bit for bit, whatever the order in which
+// tied vertices are settled.
 void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
                     int n_threads);
+
+// The same with the indexed binary heap (decrease-key) of earlier versions:
+// the reference the bucket-queue search is tested against.
+void dijkstra_multi_binary_heap(const adjacency_view& G, const int* sources, int m, double* out,
+                                int n_threads);
 
 // mind[j] <- min(mind[j], distance from `source` to j) for every vertex j,
 // by a Dijkstra that expands only the vertices it brings strictly closer

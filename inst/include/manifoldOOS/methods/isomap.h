@@ -20,6 +20,7 @@
 #include <manifoldOOS/blocks/knn.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/methods/isomap_project.h>
 #include <manifoldOOS/methods/lmds.h>
 #include <manifoldOOS/methods/mds.h>
 #include <manifoldOOS/blocks/paths.h>
@@ -305,54 +306,39 @@ inline arma::mat isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, co
       return nb.idx(x, 0) < nb.idx(y, 0);
     });
   }
-  // Rows go in groups of `grp`: the triangulation sums of the group's rows
-  // and dimensions are independent chains advanced together (each in the
-  // order of lmds_place(), so every row gets the same result as on its own).
-  constexpr int grp = 4;
-  const long n_groups = (static_cast<long>(c) + grp - 1) / grp;
-  const bool tri = rule == lmds_rule::triangulation;
-  interrupt_flag flag(16);
+  if (rule == lmds_rule::triangulation) {
+    // blocked, vectorised kernel (isomap_project.h): every row exactly as
+    // geodesic_row_sq() + lmds_place() compute it on its own
+    static_assert(sizeof(arma::uword) == sizeof(unsigned), "32-bit armadillo words expected");
+    isomap_triangulate_rows(D.memptr(), static_cast<long>(m), nb.idx.memptr(), nb.dist.memptr(),
+                            static_cast<long>(c), k, M.lsharp_t.memptr(), M.mu.memptr(),
+                            static_cast<int>(q), reinterpret_cast<const unsigned*>(order.data()),
+                            Y.memptr(), nt);
+  } else {
+    interrupt_flag flag(16);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
-  {
-    std::vector<double> s(grp * m), acc(grp * q);
-    std::vector<int> ii(k);
-    std::vector<double> dd(k);
-    long rows[grp];
+    {
+      std::vector<double> s(m);
+      std::vector<int> ii(k);
+      std::vector<double> dd(k);
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (long g = 0; g < n_groups; ++g) {
-      if (flag.poll(g)) continue;
-      const long t0 = g * grp;
-      const int gs = static_cast<int>(std::min<long>(grp, static_cast<long>(c) - t0));
-      for (int h = 0; h < gs; ++h) {
-        const long a = static_cast<long>(order[t0 + h]);
-        rows[h] = a;
+      for (long t = 0; t < static_cast<long>(c); ++t) {
+        if (flag.poll(t)) continue;
+        const arma::uword a = order[t];
         for (int r = 0; r < k; ++r) {
           ii[r] = nb.idx(a, r);
           dd[r] = nb.dist(a, r);
         }
-        geodesic_row_sq(ii.data(), dd.data(), k, D, s.data() + h * m);
+        geodesic_row_sq(ii.data(), dd.data(), k, D, s.data());
+        lmds_place(M, rule, s.data(), Y.memptr() + a, c);
       }
-      if (!tri) {
-        for (int h = 0; h < gs; ++h) lmds_place(M, rule, s.data() + h * m, Y.memptr() + rows[h], c);
-        continue;
-      }
-      std::fill(acc.begin(), acc.end(), 0.0);
-      for (arma::uword i = 0; i < m; ++i) {
-        const double mi = M.mu[i];
-        for (int h = 0; h < gs; ++h) {
-          const double v = s[h * m + i] - mi;
-          for (arma::uword j = 0; j < q; ++j) acc[h * q + j] += M.lsharp_t(i, j) * v;
-        }
-      }
-      for (int h = 0; h < gs; ++h)
-        for (arma::uword j = 0; j < q; ++j) Y(rows[h], j) = -0.5 * acc[h * q + j];
     }
+    flag.rethrow_if_stopped();
   }
-  flag.rethrow_if_stopped();
   if (normalise) normalise_rows(Y, center, rotation);
   if (snap) {
     for (arma::uword a = 0; a < Xnew.n_rows; ++a) {
