@@ -173,10 +173,10 @@ inline sp_mat_e assemble_cliques_compressed(long n, const arma::Mat<int>& nbhd, 
   return M;
 }
 
-// The clique blocks of assemble_clique_blocks() (local_align.h), summed
-// directly into the compressed n x n matrix (n = nrow(X)):
-// block(i, Ci, deficient) gets the centred clique Ci and returns its k x k
-// block; the cliques it marks deficient are counted into n_deficient.
+// The n x n matrix (n = nrow(X)) summed from one k x k block per clique (row
+// of nbhd): block(i, Ci, deficient) gets the centred clique
+// Ci = centred_clique(X, nbhd, i) and returns its block, setting `deficient`
+// when the clique is rank deficient; those are counted into n_deficient.
 template <class Block>
 inline sp_mat_e assemble_clique_matrix(const arma::mat& X, const arma::Mat<int>& nbhd, int n_threads,
                                        long& n_deficient, Block block) {
