@@ -333,8 +333,8 @@
     .Call(`_manifoldOOS_mo_isomap_fit`, W, ndim, landmarks, maxmin, m_max, normalise, opts, n_threads)
 }
 
-.mo_isomap_project <- function(X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads) {
-    .Call(`_manifoldOOS_mo_isomap_project`, X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
+.mo_isomap_project <- function(X, Xnew, k, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads) {
+    .Call(`_manifoldOOS_mo_isomap_project`, X, Xnew, k, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
 }
 
 .mo_le_fit_sparse <- function(W, variant, q, opts) {
@@ -367,9 +367,5 @@
 
 .mo_ltsa_alignment <- function(X, nbhd1, q) {
     .Call(`_manifoldOOS_mo_ltsa_alignment`, X, nbhd1, q)
-}
-
-.mo_isomap_project_nb <- function(X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads) {
-    .Call(`_manifoldOOS_mo_isomap_project_nb`, X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads)
 }
 

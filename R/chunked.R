@@ -196,7 +196,7 @@ worker_threads <- function() {
 # with the future (a re-send). A cache miss returns a marker.
 worker_chunk <- function(block, key, fun, args, threads, model = NULL) {
   if (is.null(model)) {
-    if (!identical(worker_cache$key, key)) return(structure(list(), class = "mo_cache_miss"))
+    if (!identical(worker_cache$key, key)) return(structure(list(), class = "manifold_cache_miss"))
     model <- worker_cache$model
   }
   old <- options(manifoldOOS.threads = threads)
@@ -284,7 +284,7 @@ parallel_stream <- function(session, produce, consume, fun, args, verbose = FALS
       p <- pending[[j]]
       part <- future::value(p$f)
       pending[[j]] <- NULL
-      if (inherits(part, "mo_cache_miss")) {
+      if (inherits(part, "manifold_cache_miss")) {
         pending[[length(pending) + 1L]] <- list(id = p$id, block = p$block,
                                                 f = launch(p$block, session$model))
         resent <- resent + 1L

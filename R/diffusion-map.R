@@ -299,5 +299,5 @@ summary_extra.manifold_diffusion <- function(object) {
             if (is.finite(s$residual) && s$residual >= 0) format(signif(s$residual, 3)) else "n/a"))
   if (!is.null(s$note) && nzchar(s$note)) lines <- c(lines, paste("note:", s$note))
   if (object$n_duplicates > 0L) lines <- c(lines, sprintf("duplicated rows: %d", object$n_duplicates))
-  structure(lines, class = "mo_summary_lines")
+  structure(lines, class = "manifold_summary_lines")
 }

@@ -214,11 +214,7 @@ predict_native.default <- function(object, x, method, ...) {
 #' @export
 print.manifold_fit <- function(x, ...) {
   check_dots(..., fun = "print()")
-  cat(sprintf("<manifoldOOS fit: %s>\n", x$method))
-  cat(sprintf("  %d training points, %d features -> %d dimensions\n",
-              x$n, x$n_features, x$ndim))
-  p <- format_params(x$params)
-  if (nzchar(p)) cat("  parameters:", p, "\n")
+  print_header("fit", x, "dimensions")
   cat(sprintf("  predict(): %s (default)%s\n", x$oos$default,
               if (length(x$oos$available) > 1L)
                 paste0("; also ", paste(setdiff(x$oos$available, x$oos$default), collapse = ", "))
@@ -256,15 +252,7 @@ summary_extra.default <- function(object) NULL
 #' @export
 print.summary.manifold_fit <- function(x, digits = 4, ...) {
   check_dots(..., fun = "print()")
-  cat(sprintf("manifoldOOS fit: %s\n", x$method))
-  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
-              x$n, x$n_features, x$ndim))
-  if (length(x$params)) {
-    cat("  parameters:\n")
-    for (nm in names(x$params)) {
-      cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
-    }
-  }
+  print_summary_header("fit", x)
   if (is.finite(x$fit_time)) cat(sprintf("  fit time: %s\n", format_seconds(x$fit_time)))
   if (!is.null(x$eigenvalues)) {
     ev <- x$eigenvalues
@@ -291,6 +279,25 @@ format_value <- function(v) {
   if (is.numeric(v)) v <- signif(v, 4)
   if (length(v) > 6) return(paste(c(format(utils::head(v, 6)), "..."), collapse = " "))
   paste(format(v), collapse = " ")
+}
+
+# The opening lines of print(summary()) for fits and out-of-sample maps.
+print_summary_header <- function(what, x) {
+  cat(sprintf("manifoldOOS %s: %s\n", what, x$method))
+  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
+              x$n, x$n_features, x$ndim))
+  if (length(x$params)) {
+    cat("  parameters:\n")
+    for (nm in names(x$params)) cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
+  }
+}
+
+# The opening lines of print() for fits and out-of-sample maps.
+print_header <- function(what, x, dims) {
+  cat(sprintf("<manifoldOOS %s: %s>\n", what, x$method))
+  cat(sprintf("  %d training points, %d features -> %d %s\n", x$n, x$n_features, x$ndim, dims))
+  p <- format_params(x$params)
+  if (nzchar(p)) cat("  parameters:", p, "\n")
 }
 
 format_params <- function(params) {

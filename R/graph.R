@@ -57,7 +57,8 @@
 #' @param connect How to join components when `on_disconnected = "connect"`.
 #' @param knn_method Neighbour search: `"auto"`, `"exact"` or `"hnsw"` (see
 #'   [knn()]); recorded in the result.
-#' @return An object of class `mlgraph`, a list with
+#' @return An object of class `manifold_graph` (also `mlgraph`, its former class, for one
+#'   release), a list with
 #'   * `W`: the weighted adjacency, a `dgCMatrix` with a zero diagonal,
 #'     symmetric unless `symmetrize = "none"`; its vertices are the rows of
 #'     `X` listed in `kept`;
@@ -195,7 +196,7 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
       kept = kept,
       knn_method = knn_method
     ),
-    class = "mlgraph"
+    class = c("manifold_graph", "mlgraph")
   )
 }
 
@@ -271,7 +272,7 @@ graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads
 }
 
 #' @export
-print.mlgraph <- function(x, ...) {
+print.manifold_graph <- function(x, ...) {
   check_dots(..., fun = "print()")
   directed <- identical(x$symmetrize, "none")
   nv <- nrow(x$W)
@@ -279,7 +280,7 @@ print.mlgraph <- function(x, ...) {
   n_edges <- if (directed) nnz else nnz / 2
   kind <- if (x$type == "knn") sprintf("kNN graph (k = %d)", x$k)
           else sprintf("eps-ball graph (eps = %s)", format(signif(x$eps, 4)))
-  cat(sprintf("<mlgraph> %s on %d points\n", kind, x$n))
+  cat(sprintf("<manifold_graph> %s on %d points\n", kind, x$n))
   w <- x$weights
   if (w == "heat") w <- sprintf("heat, sigma = %s (%s)", format(signif(x$sigma, 4)), x$sigma_rule)
   cat(sprintf("  symmetrize: %s; weights: %s\n", x$symmetrize, w))
@@ -298,10 +299,13 @@ print.mlgraph <- function(x, ...) {
   invisible(x)
 }
 
+# A graph from neighbor_graph(), also one saved under its former class "mlgraph".
+is_manifold_graph <- function(g) inherits(g, c("manifold_graph", "mlgraph"))
+
 # A square sparse dgCMatrix from a matrix-like object.
 as_dgc <- function(W, arg = "W") {
   if (!(is.matrix(W) || inherits(W, "Matrix"))) {
-    abort_input(arg, "must be an mlgraph, a matrix or a sparse Matrix.")
+    abort_input(arg, "must be a manifold_graph, a matrix or a sparse Matrix.")
   }
   if (is.matrix(W) && !(is.numeric(W) || is.logical(W))) {
     abort_input(arg, sprintf("must be numeric, not of type '%s'.", typeof(W)))
@@ -327,7 +331,7 @@ as_dgc <- function(W, arg = "W") {
 #' error listing those vertices; the unnormalised form is returned with the
 #' list in its `"isolated"` attribute.
 #'
-#' @param g An `mlgraph` from [neighbor_graph()], or a symmetric
+#' @param g A `manifold_graph` from [neighbor_graph()], or a symmetric
 #'   non-negative weight matrix (dense or sparse).
 #' @param type Which Laplacian.
 #' @return A sparse `dgCMatrix` with attributes `"degree"` (the degree
@@ -342,7 +346,7 @@ as_dgc <- function(W, arg = "W") {
 #' Lsym <- graph_laplacian(g, "symmetric")
 graph_laplacian <- function(g, type = c("unnormalized", "symmetric", "random_walk")) {
   type <- check_choice(type, c("unnormalized", "symmetric", "random_walk"), "type")
-  if (inherits(g, "mlgraph")) {
+  if (is_manifold_graph(g)) {
     if (identical(g$symmetrize, "none")) {
       abort_input("g", "is a directed graph (symmetrize = \"none\"); a Laplacian needs a symmetric graph.")
     }
@@ -376,7 +380,7 @@ graph_laplacian <- function(g, type = c("unnormalized", "symmetric", "random_wal
 #' of hops). A directed graph (`symmetrize = "none"`) is followed along its
 #' edge directions.
 #'
-#' @param g An `mlgraph` built with `weights = "distance"` or `"binary"`.
+#' @param g A `manifold_graph` built with `weights = "distance"` or `"binary"`.
 #' @param sources Vertices to start from (indices of the vertices of `g$W`,
 #'   which are the rows of `X` unless `on_disconnected = "largest"` was
 #'   used; then they index `g$kept`). `NULL` means all vertices.
@@ -388,7 +392,7 @@ graph_laplacian <- function(g, type = c("unnormalized", "symmetric", "random_wal
 #' g <- neighbor_graph(X, k = 2, weights = "distance")
 #' geodesic_distances(g, sources = c(1, 10))
 geodesic_distances <- function(g, sources = NULL) {
-  if (!inherits(g, "mlgraph")) abort_input("g", "must be an mlgraph from neighbor_graph().")
+  if (!is_manifold_graph(g)) abort_input("g", "must be a manifold_graph from neighbor_graph().")
   if (identical(g$weights, "heat")) {
     abort_input("g", paste0("has heat-kernel weights, which are affinities, not lengths; build it with ",
                             "weights = \"distance\" (or \"binary\" for hop counts)."))

@@ -251,18 +251,17 @@ predict_native.manifold_isomap <- function(object, x, method, snap = TRUE, ...) 
   empty <- matrix(0, 0, 0)
   center <- if (is.null(object$center)) numeric(0) else object$center
   rotation <- if (is.null(object$rotation)) empty else object$rotation
-  if (identical(object$params$knn_method, "hnsw")) {
-    # the fit's approximate search (the neighbour lists come from knn())
-    nb <- knn(object$x_train, object$k, query = unname_matrix(x), method = "hnsw")
-    return(core(.mo_isomap_project_nb(object$x_train, unname_matrix(x), nb$idx, unname(nb$dist),
-                                      object$geodesics, object$lsharp, coords, object$eigenvalues,
-                                      object$mu, object$grand_mean, rule, unname(object$embedding),
-                                      snap, center, rotation, default_threads())))
+  # the fit's approximate search gives the neighbour lists (knn()); an empty
+  # list makes the core run the exact search with the fit's k
+  nb <- if (identical(object$params$knn_method, "hnsw")) {
+    knn(object$x_train, object$k, query = unname_matrix(x), method = "hnsw")
+  } else {
+    list(idx = matrix(0L, 0, 0), dist = empty)
   }
-  core(.mo_isomap_project(object$x_train, unname_matrix(x), object$k, object$geodesics,
-                          object$lsharp, coords, object$eigenvalues, object$mu,
-                          object$grand_mean, rule, unname(object$embedding), snap,
-                          center, rotation, default_threads()))
+  core(.mo_isomap_project(object$x_train, unname_matrix(x), object$k, nb$idx, unname(nb$dist),
+                          object$geodesics, object$lsharp, coords, object$eigenvalues, object$mu,
+                          object$grand_mean, rule, unname(object$embedding), snap, center,
+                          rotation, default_threads()))
 }
 
 #' @export
@@ -278,12 +277,6 @@ summary_extra.manifold_isomap <- function(object) {
       sprintf("negative eigenvalue mass of B: %.3g", object$negative_mass),
     sprintf("eigen-solver: %s", object$solver)
   )
-  structure(lines, class = "mo_summary_lines")
+  structure(lines, class = "manifold_summary_lines")
 }
 
-#' @export
-print.mo_summary_lines <- function(x, ...) {
-  check_dots(..., fun = "print()")
-  cat(paste0("  ", x, "\n"), sep = "")
-  invisible(x)
-}

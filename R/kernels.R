@@ -5,7 +5,7 @@
 kernel_spec <- function(kernel = c("rbf", "linear", "polynomial"), sigma = "median_pairwise",
                         degree = 2, gamma = 1, coef0 = 1, X = NULL, arg = "kernel") {
   if (is.function(kernel)) {
-    return(structure(list(type = "function", fun = kernel), class = "mo_kernel"))
+    return(structure(list(type = "function", fun = kernel), class = "manifold_kernel"))
   }
   type <- check_choice(kernel, c("rbf", "linear", "polynomial"), arg)
   spec <- list(type = type, sigma = NA_real_, sigma_rule = NA_character_,
@@ -24,7 +24,7 @@ kernel_spec <- function(kernel = c("rbf", "linear", "polynomial"), sigma = "medi
     spec$gamma <- check_number(gamma, "gamma")
     spec$coef0 <- check_number(coef0, "coef0")
   }
-  structure(spec, class = "mo_kernel")
+  structure(spec, class = "manifold_kernel")
 }
 
 # Kernel matrix between rows of A and B (B = NULL: training kernel of A).

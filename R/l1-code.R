@@ -49,7 +49,8 @@
 #' @param maxit Maximum number of ADMM iterations.
 #' @param n_threads Number of threads (queries are distributed over threads;
 #'   results do not depend on it).
-#' @return A list of class `"mo_l1_code"` with `a` (`m x N` codes on the
+#' @return A list of class `"manifold_l1_code"` (and `"mo_l1_code"`, its former class,
+#'   for one release) with `a` (`m x N` codes on the
 #'   samples), `e` (`m x D'` codes on the error basis), `dual` (`m x D` dual
 #'   vectors), and per query `objective` (`||a||_1 + ||e||_1`), `dual_max`
 #'   (`||B^T y||_inf`), `gap`, `residual`, `certified`, `steps` (homotopy
@@ -108,11 +109,11 @@ l1_code <- function(X, x, solver = c("homotopy", "admm", "lp"), error_basis = "i
   rownames(res$a) <- rownames(x)
   colnames(res$a) <- rownames(X)
   res$solver <- if (solver == "lp") rep("lp", nrow(x)) else res$solver
-  structure(res, class = "mo_l1_code")
+  structure(res, class = c("manifold_l1_code", "mo_l1_code"))
 }
 
 #' @export
-print.mo_l1_code <- function(x, ...) {
+print.manifold_l1_code <- function(x, ...) {
   check_dots(..., fun = "print()")
   m <- nrow(x$a)
   cat(sprintf("<l1 codes: %d quer%s over %d samples + %d error atoms>\n", m,

@@ -245,7 +245,7 @@ summary_extra.manifold_le <- function(object) {
   s <- spectral_summary(object)
   if (!is.null(object$added_edges) && object$added_edges > 0L) {
     s <- structure(c(s, sprintf("edges added to connect the graph: %d", object$added_edges)),
-                   class = "mo_summary_lines")
+                   class = "manifold_summary_lines")
   }
   s
 }

@@ -309,7 +309,7 @@ summary_extra.manifold_lgrm <- function(object) {
   if (!is.null(s$note) && nzchar(s$note)) lines <- c(lines, paste("note:", s$note))
   if (object$n_rank_deficient > 0L) lines <- c(lines, sprintf("rank-deficient cliques: %d", object$n_rank_deficient))
   if (object$n_components > 1L) lines <- c(lines, sprintf("clique graph components: %d", object$n_components))
-  structure(lines, class = "mo_summary_lines")
+  structure(lines, class = "manifold_summary_lines")
 }
 
 # ---- helpers --------------------------------------------------------------------

@@ -5,13 +5,13 @@
 
 # ---- shared helpers ---------------------------------------------------------
 
-# Symmetric weight matrix for a linear method: from `graph` (an mlgraph or a
+# Symmetric weight matrix for a linear method: from `graph` (a manifold_graph or a
 # symmetric non-negative n x n matrix) or a new kNN graph.
 lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected,
                             policies = c("error", "connect")) {
   n <- nrow(X)
   if (!is.null(graph)) {
-    if (inherits(graph, "mlgraph")) {
+    if (is_manifold_graph(graph)) {
       if (identical(graph$symmetrize, "none")) {
         abort_input("graph", "is a directed graph (symmetrize = \"none\"); a symmetric graph is needed.")
       }
@@ -126,11 +126,11 @@ summary_extra.manifold_linear <- function(object) {
   s <- object$solver
   structure(list(text = sprintf("  solver: %s (rank %d%s), eigen-solver %s", s$path, as.integer(s$rank),
                                 if (s$ridge > 0) sprintf(", ridge %.3g", s$ridge) else "", s$eig_method)),
-            class = "mo_text")
+            class = "manifold_text")
 }
 
 #' @export
-print.mo_text <- function(x, ...) {
+print.manifold_text <- function(x, ...) {
   check_dots(..., fun = "print()")
   cat(x$text, sep = "\n")
   invisible(x)
@@ -224,7 +224,7 @@ lp_ridge_note <- function(res, method) {
 #'   uses the mean).
 #' @param pca `TRUE` (PCA step when needed), `"always"` or `FALSE`.
 #' @param regularize Ridge \eqn{\alpha \ge 0} replacing the PCA step.
-#' @param graph Optional precomputed graph: an `mlgraph` from
+#' @param graph Optional precomputed graph: a `manifold_graph` from
 #'   [neighbor_graph()] or a symmetric non-negative \eqn{n \times n} weight
 #'   matrix; `k`, `weights`, `sigma` and `on_disconnected` are then ignored.
 #' @param on_disconnected `"keep"` (default: fit on the graph as it is, with

@@ -263,11 +263,11 @@ spectral_summary <- function(object) {
   if (!is.null(object$n_duplicates) && object$n_duplicates > 0L) {
     lines <- c(lines, sprintf("duplicated rows: %d", object$n_duplicates))
   }
-  structure(lines, class = "mo_summary_lines")
+  structure(lines, class = "manifold_summary_lines")
 }
 
 #' @export
-print.mo_summary_lines <- function(x, ...) {
+print.manifold_summary_lines <- function(x, ...) {
   check_dots(..., fun = "print()")
   cat(paste0("  ", x, collapse = "\n"), "\n", sep = "")
   invisible(x)

@@ -119,7 +119,7 @@ summary_extra.manifold_ltsa <- function(object) {
   s <- spectral_summary(object)
   if (object$n_rank_deficient > 0L) {
     s <- structure(c(s, sprintf("rank-deficient neighbourhoods: %d", object$n_rank_deficient)),
-                   class = "mo_summary_lines")
+                   class = "manifold_summary_lines")
   }
   s
 }

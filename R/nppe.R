@@ -206,7 +206,7 @@ summary_extra.manifold_nppe <- function(object) {
                                                         length(object$dropped_columns)) else ""),
     sprintf("  solver: %s (rank %d%s), eigen-solver %s", s$path, as.integer(s$rank),
             if (s$ridge > 0) sprintf(", ridge %.3g", s$ridge) else "", s$eig_method))),
-    class = "mo_text")
+    class = "manifold_text")
 }
 
 #' Monomials of an NPPE map

@@ -409,11 +409,7 @@ predict_map_rows <- function(object, x, n_threads = NULL, strip = FALSE) {
 #' @export
 print.manifold_oos_map <- function(x, ...) {
   check_dots(..., fun = "print()")
-  cat(sprintf("<manifoldOOS out-of-sample map: %s>\n", x$method))
-  cat(sprintf("  %d training points, %d features -> %d embedding dimensions\n",
-              x$n, x$n_features, x$ndim))
-  p <- format_params(x$params)
-  if (nzchar(p)) cat("  parameters:", p, "\n")
+  print_header("out-of-sample map", x, "embedding dimensions")
   invisible(x)
 }
 
@@ -432,13 +428,7 @@ summary.manifold_oos_map <- function(object, ...) {
 #' @export
 print.summary.manifold_oos_map <- function(x, ...) {
   check_dots(..., fun = "print()")
-  cat(sprintf("manifoldOOS out-of-sample map: %s\n", x$method))
-  cat(sprintf("  training points: %d   features: %d   embedding dimensions: %d\n",
-              x$n, x$n_features, x$ndim))
-  if (length(x$params)) {
-    cat("  parameters:\n")
-    for (nm in names(x$params)) cat(sprintf("    %-12s %s\n", nm, format_value(x$params[[nm]])))
-  }
+  print_summary_header("out-of-sample map", x)
   cat(sprintf("  build time: %s\n", format_seconds(x$fit_time)))
   cat("  stored:", paste(sprintf("%s (%s)", names(x$stored), x$stored), collapse = ", "), "\n")
   invisible(x)

@@ -50,7 +50,8 @@
 #'   relative stopping tolerance.
 #' @param seed Seed of the initial means; `NULL` uses R's random number
 #'   generator as it stands.
-#' @return A list of class `manifoldOOS_gmm`: `labels` (hard cluster of
+#' @return A list of class `manifold_gmm` (and `manifoldOOS_gmm`, its former class, for one
+#'   release): `labels` (hard cluster of
 #'   every point, 1..`n_clusters`, numbered without gaps), `n_clusters`,
 #'   `weights`, `means` (`K x p`), `covariances` (`p x p x K`), `loglik`
 #'   (log-likelihood of the chosen mixture), `mdl` (data frame: `K`,
@@ -120,11 +121,11 @@ gmm_cluster <- function(X, n_components = 32L, min_components = 1L, reg = 1e-3,
                  covariances = best$par$sigma[, , used, drop = FALSE],
                  loglik = best$loglik, mdl = mdl,
                  trace = stats::setNames(lapply(fits, `[[`, "trace"), names(fits))),
-            class = "manifoldOOS_gmm")
+            class = c("manifold_gmm", "manifoldOOS_gmm"))
 }
 
 #' @export
-print.manifoldOOS_gmm <- function(x, ...) {
+print.manifold_gmm <- function(x, ...) {
   check_dots(..., fun = "print()")
   cat(sprintf("Gaussian mixture clustering (MDL): %d clusters of sizes %s\n", x$n_clusters,
               paste(tabulate(x$labels, x$n_clusters), collapse = " ")))

@@ -328,7 +328,7 @@ summary_extra.manifold_plml <- function(object) {
             object$kmeans$iterations, if (object$kmeans$converged) "" else " (not converged)"),
     if (object$n_rank_deficient > 0L)
       sprintf("rank-deficient models: %d", object$n_rank_deficient)
-  ), class = "mo_summary_lines")
+  ), class = "manifold_summary_lines")
 }
 
 #' Plot a PLML fit

@@ -79,7 +79,7 @@ coranking_from_distances <- function(X, Y, dist_input) {
   cells <- (RY[off] - 1L) * (n - 1L) + RX[off]
   Q <- matrix(tabulate(cells, (n - 1L)^2), n - 1L, n - 1L)
   storage.mode(Q) <- "integer"
-  structure(Q, n_points = n, class = "mo_coranking")
+  structure(Q, n_points = n, class = c("manifold_coranking", "mo_coranking"))
 }
 
 # Trustworthiness ("T") or continuity ("C") for each K from a full co-ranking

@@ -28,7 +28,7 @@ check_k_vector <- function(k, n, arg = "k", max = n - 2L) {
 }
 
 is_coranking <- function(x) {
-  inherits(x, c("mo_coranking", "coranking"))
+  inherits(x, c("manifold_coranking", "mo_coranking", "coranking"))
 }
 
 # ---- trustworthiness and continuity ----------------------------------------
@@ -131,7 +131,8 @@ tc_measure <- function(X, Y, k, n_threads, which, dist_input = NULL) {
 #' @inheritParams trustworthiness
 #' @param K_max `NULL` for the full matrix, or the size of the top-left block
 #'   (`1 <= K_max <= n - 1`).
-#' @return An integer matrix of class `"mo_coranking"` with attribute
+#' @return An integer matrix of class `"manifold_coranking"` (and `"mo_coranking"`, its
+#'   former class, for one release) with attribute
 #'   `n_points` (the number of points `n`).
 #' @references Lee, J. A. and Verleysen, M. (2009) Quality assessment of
 #'   dimensionality reduction: rank-based criteria. *Neurocomputing* 72,
@@ -151,7 +152,7 @@ coranking <- function(X, Y, K_max = NULL, n_threads = default_threads(), dist_in
     if (is.null(K_max)) return(Q)
     K_max <- check_number(K_max, "K_max", lower = 1, upper = n - 1, integer = TRUE)
     return(structure(unclass(Q)[seq_len(K_max), seq_len(K_max), drop = FALSE], n_points = n,
-                     class = "mo_coranking"))
+                     class = c("manifold_coranking", "mo_coranking")))
   }
   d <- check_pair(X, Y)
   n <- nrow(d$X)
@@ -170,11 +171,11 @@ coranking <- function(X, Y, K_max = NULL, n_threads = default_threads(), dist_in
     K_max <- check_number(K_max, "K_max", lower = 1, upper = n - 1, integer = TRUE)
     Q <- core(.mo_nx_measures(d$X, d$Y, K_max, integer(0), FALSE, FALSE, TRUE, n_threads))$block
   }
-  structure(Q, n_points = n, class = "mo_coranking")
+  structure(Q, n_points = n, class = c("manifold_coranking", "mo_coranking"))
 }
 
 #' @export
-print.mo_coranking <- function(x, ...) {
+print.manifold_coranking <- function(x, ...) {
   check_dots(..., fun = "print()")
   cat(sprintf("<co-ranking matrix: %d x %d block for n = %d points>\n",
               nrow(x), ncol(x), attr(x, "n_points")))
@@ -416,7 +417,8 @@ pad_columns <- function(M, q) {
 #' @param target Reference configuration with the same rows.
 #' @param scale Fit an isotropic scale factor (otherwise `scale = 1`).
 #' @param reflection Allow reflections (improper rotations).
-#' @return `procrustes()`: a list of class `"mo_procrustes"` with `rotation`
+#' @return `procrustes()`: a list of class `"manifold_procrustes"` (and `"mo_procrustes"`,
+#'   its former class, for one release) with `rotation`
 #'   (`q x q` orthogonal), `scale`, `translation` (length `q`), `fitted`
 #'   (`n x q`), `ss` (`||target - fitted||_F^2`), `distance` (`sqrt(ss)`),
 #'   `matlab_d` and `orthogonal` (see `procrustes_dist()`).
@@ -454,11 +456,11 @@ procrustes <- function(Y, target, scale = TRUE, reflection = TRUE) {
     orthogonal = sqrt(max(0, r$ss_target + r$ss_moving - 2 * r$trace)),
     reflection = reflection,
     scaled = scale
-  ), class = "mo_procrustes")
+  ), class = c("manifold_procrustes", "mo_procrustes"))
 }
 
 #' @export
-print.mo_procrustes <- function(x, digits = 4, ...) {
+print.manifold_procrustes <- function(x, digits = 4, ...) {
   check_dots(..., fun = "print()")
   cat(sprintf("<Procrustes alignment: %d points, %d dimensions>\n", nrow(x$fitted), ncol(x$fitted)))
   cat(sprintf("  scale %s, translation (%s)\n", format(signif(x$scale, digits)),

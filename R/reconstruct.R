@@ -195,7 +195,7 @@ pseudo_inverse <- function(A, tol = 1e-10) {
 reconstruct_preimage <- function(fit, Y, alpha, X) {
   alpha <- check_number(alpha, "alpha", lower = 0)
   Xt <- training_data(fit, X, "the kernel PCA pre-image")
-  ks <- structure(fit$kernel, class = "mo_kernel")
+  ks <- structure(fit$kernel, class = "manifold_kernel")
   ks$sigma <- kernel_sigma(ks)
   Ytr <- unname(fit$embedding)
   K <- kernel_eval(ks, Ytr)

@@ -176,7 +176,7 @@ summary_extra.manifold_supervised <- function(object) {
   per_dim <- apply(separable_pairs(object), 3, sum) / 2
   structure(c(sprintf("classes: %d", nlevels(object$labels)),
               sprintf("separable class pairs per dimension: %s", paste(per_dim, collapse = " "))),
-            class = "mo_summary_lines")
+            class = "manifold_summary_lines")
 }
 
 # ---- SOSI -----------------------------------------------------------------------
@@ -482,7 +482,7 @@ summary_extra.manifold_sosi <- function(object) {
   if (!all(is.na(h$error))) {
     lines <- c(lines, sprintf("error by round: %s", paste(sprintf("%.3f", h$error), collapse = " ")))
   }
-  structure(lines, class = "mo_summary_lines")
+  structure(lines, class = "manifold_summary_lines")
 }
 
 #' Regulariser of SOSI along a common RBF scale

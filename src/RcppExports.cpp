@@ -1316,14 +1316,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_isomap_project
-arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_isomap_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
+arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::imat& idx, const arma::mat& dist, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_isomap_project(SEXP XSEXP, SEXP XnewSEXP, SEXP kSEXP, SEXP idxSEXP, SEXP distSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< const arma::imat& >::type idx(idxSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
@@ -1336,7 +1338,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
     Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_isomap_project(X, Xnew, k, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
+    rcpp_result_gen = Rcpp::wrap(mo_isomap_project(X, Xnew, k, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1465,32 +1467,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mo_isomap_project_nb
-arma::mat mo_isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const arma::imat& idx, const arma::mat& dist, const arma::mat& D, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule, const arma::mat& Y_train, bool snap, const arma::rowvec& center, const arma::mat& rotation, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_isomap_project_nb(SEXP XSEXP, SEXP XnewSEXP, SEXP idxSEXP, SEXP distSEXP, SEXP DSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP, SEXP Y_trainSEXP, SEXP snapSEXP, SEXP centerSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const arma::mat& >::type X(XSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Xnew(XnewSEXP);
-    Rcpp::traits::input_parameter< const arma::imat& >::type idx(idxSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type dist(distSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type D(DSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
-    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
-    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type Y_train(Y_trainSEXP);
-    Rcpp::traits::input_parameter< bool >::type snap(snapSEXP);
-    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
-    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_isomap_project_nb(X, Xnew, idx, dist, D, lsharp_t, coords, values, mu, grand_mean, rule, Y_train, snap, center, rotation, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 RcppExport SEXP run_testthat_tests(SEXP);
 
@@ -1578,7 +1554,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_mds_project", (DL_FUNC) &_manifoldOOS_mo_mds_project, 9},
     {"_manifoldOOS_mo_cmds_distances", (DL_FUNC) &_manifoldOOS_mo_cmds_distances, 5},
     {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
-    {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 15},
+    {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 17},
     {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
     {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
     {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
@@ -1587,7 +1563,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_align_bottom", (DL_FUNC) &_manifoldOOS_mo_align_bottom, 3},
     {"_manifoldOOS_mo_ltsa_fit", (DL_FUNC) &_manifoldOOS_mo_ltsa_fit, 5},
     {"_manifoldOOS_mo_ltsa_alignment", (DL_FUNC) &_manifoldOOS_mo_ltsa_alignment, 3},
-    {"_manifoldOOS_mo_isomap_project_nb", (DL_FUNC) &_manifoldOOS_mo_isomap_project_nb, 16},
     {"run_testthat_tests", (DL_FUNC) &run_testthat_tests, 1},
     {NULL, NULL, 0}
 };

@@ -2,7 +2,6 @@
 #include "glue.h"
 #include "glue_helpers.h"
 #include <manifoldOOS/methods/plml.h>
-#include "glue_helpers.h"
 
 #include <string>
 #include <vector>
@@ -36,9 +35,7 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
                 : cl == "given"          ? manifoldOOS::plml_cluster::given
                                          : manifoldOOS::plml_cluster::constrained;
     if (cl == "given") {
-      const Rcpp::IntegerVector lab1 = opts["labels"];  // 1-based
-      o.labels.resize(lab1.size());
-      for (R_xlen_t i = 0; i < lab1.size(); ++i) o.labels[i] = lab1[i] - 1;
+      o.labels = mo_index0(Rcpp::IntegerVector(opts["labels"]));  // 1-based in R
     }
     const std::string top = Rcpp::as<std::string>(opts["topology"]);
     o.topology = top == "centroid_mst" ? manifoldOOS::plml_topology::centroid_mst
@@ -49,7 +46,7 @@ Rcpp::List mo_plml_fit(const arma::mat& X, Rcpp::List opts) {
     o.backalign = ba == "none" ? manifoldOOS::plml_backalign::none
                   : ba == "similarity" ? manifoldOOS::plml_backalign::similarity
                                        : manifoldOOS::plml_backalign::rigid;
-    o.root = Rcpp::as<int>(opts["root"]) - 1;  // 0 (R: NULL) -> -1
+    o.root = mo_index0(Rcpp::as<int>(opts["root"]));  // 0 (R: NULL) -> -1
     o.literal_path = Rcpp::as<bool>(opts["literal_path"]);
     o.pivot_origin = Rcpp::as<bool>(opts["pivot_origin"]);
     o.own_axes = Rcpp::as<bool>(opts["own_axes"]);

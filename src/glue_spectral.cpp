@@ -185,18 +185,27 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
   MO_CATCH
 }
 
-// Out-of-sample Isomap for new rows (see isomap_project()).
+// Out-of-sample Isomap for new rows (see isomap_project()). idx: 1-based
+// m x k neighbour indices of the rows of Xnew among the rows of X, and dist
+// their distances (from knn(), exact or HNSW, so that predict() uses the
+// fit's search); a 0 x 0 idx: the exact search with the fit's k.
 // [[Rcpp::export(.mo_isomap_project)]]
-arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::mat& D,
-                            const arma::mat& lsharp_t, const arma::mat& coords,
-                            const arma::vec& values, const arma::vec& mu, double grand_mean,
-                            std::string rule, const arma::mat& Y_train, bool snap,
-                            const arma::rowvec& center, const arma::mat& rotation,
-                            int n_threads) {
+arma::mat mo_isomap_project(const arma::mat& X, const arma::mat& Xnew, int k, const arma::imat& idx,
+                            const arma::mat& dist, const arma::mat& D, const arma::mat& lsharp_t,
+                            const arma::mat& coords, const arma::vec& values, const arma::vec& mu,
+                            double grand_mean, std::string rule, const arma::mat& Y_train, bool snap,
+                            const arma::rowvec& center, const arma::mat& rotation, int n_threads) {
   MO_TRY {
     const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
-    return manifoldOOS::isomap_project(X, Xnew, k, D, M, manifoldOOS::parse_lmds_rule(rule),
-                                       Y_train, snap, center, rotation, n_threads);
+    const manifoldOOS::lmds_rule r = manifoldOOS::parse_lmds_rule(rule);
+    if (idx.n_cols == 0) {
+      return manifoldOOS::isomap_project(X, Xnew, k, D, M, r, Y_train, snap, center, rotation, n_threads);
+    }
+    manifoldOOS::knn_result nb;
+    nb.idx = mo_index0(idx, X.n_rows);
+    nb.dist = dist;
+    return manifoldOOS::isomap_project_nb(X, Xnew, nb, D, M, r, Y_train, snap, center, rotation,
+                                          n_threads);
   }
   MO_CATCH
 }
@@ -387,37 +396,6 @@ Eigen::SparseMatrix<double> mo_ltsa_alignment(const arma::mat& X, const arma::im
   MO_TRY {
     const arma::Mat<int> nb = mo_index0(nbhd1, X.n_rows);
     return manifoldOOS::ltsa_alignment_matrix(X, nb, q, 1).B;
-  }
-  MO_CATCH
-}
-
-// ----------------------------------------------------------------------------
-// R glue: Isomap projection of new rows with their neighbour lists given
-// (from knn(), exact or HNSW), so that predict() uses the fit's search.
-
-
-
-
-// idx: 1-based m x k neighbour indices of the rows of Xnew among the rows of
-// X; dist: their distances. Otherwise as .mo_isomap_project.
-// [[Rcpp::export(.mo_isomap_project_nb)]]
-arma::mat mo_isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, const arma::imat& idx,
-                               const arma::mat& dist, const arma::mat& D,
-                               const arma::mat& lsharp_t, const arma::mat& coords,
-                               const arma::vec& values, const arma::vec& mu, double grand_mean,
-                               std::string rule, const arma::mat& Y_train, bool snap,
-                               const arma::rowvec& center, const arma::mat& rotation,
-                               int n_threads) {
-  MO_TRY {
-    manifoldOOS::knn_result nb;
-    if (idx.n_elem && (idx.min() < 1 || idx.max() > static_cast<int>(X.n_rows))) {
-      throw manifoldOOS::input_error("`idx` must hold row indices of the training data.");
-    }
-    nb.idx = mo_index0(idx, X.n_rows);
-    nb.dist = dist;
-    const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
-    return manifoldOOS::isomap_project_nb(X, Xnew, nb, D, M, manifoldOOS::parse_lmds_rule(rule),
-                                          Y_train, snap, center, rotation, n_threads);
   }
   MO_CATCH
 }

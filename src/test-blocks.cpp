@@ -1,6 +1,7 @@
 // C++ unit tests of the core's building blocks (testthat + Catch), run from
 // tests/testthat/test-cpp.R: kNN against brute force, Dijkstra against
-// Floyd-Warshall, Procrustes recovery, the updatable Cholesky factor, the
+// Floyd-Warshall, Procrustes recovery, local PCA (rank tests, orthonormality,
+// agreement with a direct SVD), the updatable Cholesky factor, the
 // sparse eigen-solver against LAPACK, the constrained assignment's
 // optimality certificate, and the direct clique assembly against Eigen's
 // setFromTriplets.
@@ -9,6 +10,7 @@
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/plml.h>
@@ -118,6 +120,27 @@ csc_graph csc_from_dense(const arma::mat& W) {
   return g;
 }
 
+// An exactly rank-r k x p block: integer factors, so the product is exact.
+arma::mat low_rank_block(arma::uword k, arma::uword p, arma::uword r, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> u(-3, 3);
+  arma::mat A(k, r), B(r, p);
+  A.imbue([&] { return double(u(gen)); });
+  B.imbue([&] { return double(u(gen)); });
+  return A * B;
+}
+
+bool orthonormal_columns(const arma::mat& V, double tol) {
+  return arma::approx_equal(V.t() * V, arma::eye(V.n_cols, V.n_cols), "absdiff", tol);
+}
+
+manifoldOOS::local_pca_options pca_options(manifoldOOS::local_pca_route route) {
+  manifoldOOS::local_pca_options o;
+  o.route = route;
+  o.centre = true;
+  return o;
+}
+
 }  // namespace
 
 context("kNN block") {
@@ -216,6 +239,95 @@ context("Procrustes block") {
     B.col(0) *= -1.0;
     expect_true(manifoldOOS::procrustes(A, B, false, true).ss < 1e-20);
     expect_true(manifoldOOS::procrustes(A, B, false, false).ss > 1e-3);
+  }
+}
+
+context("local PCA block") {
+  using manifoldOOS::local_pca;
+  using manifoldOOS::local_pca_route;
+  using manifoldOOS::local_rank_test;
+  const local_pca_route routes[] = {local_pca_route::gram, local_pca_route::scatter,
+                                    local_pca_route::svd};
+  test_that("every route spans the subspace of a direct SVD, orthonormally") {
+    // k > p (scatter by eigendecomposition) and k < p (scatter by SVD)
+    const arma::uword shapes[2][2] = {{12, 5}, {6, 9}};
+    for (const auto& sh : shapes) {
+      const arma::mat X = random_points(sh[0], sh[1], 21);
+      arma::mat Xc = X.each_row() - arma::mean(X, 0);
+      arma::mat U, W;
+      arma::vec s;
+      arma::svd(U, s, W, Xc);
+      const int d = 3;
+      for (const local_pca_route route : routes) {
+        const manifoldOOS::local_pca_result r = local_pca(X, d, pca_options(route));
+        expect_true(arma::approx_equal(r.centred, Xc, "absdiff", 0.0));
+        expect_true(arma::approx_equal(r.mean, arma::mean(X, 0), "absdiff", 0.0));
+        expect_true(r.basis.n_cols == arma::uword(d));
+        expect_true(orthonormal_columns(r.basis, 1e-12));
+        const arma::mat& ref = route == local_pca_route::gram ? U : W;
+        const arma::mat Pref = ref.head_cols(d) * ref.head_cols(d).t();
+        expect_true(arma::approx_equal(r.basis * r.basis.t(), Pref, "absdiff", 1e-10));
+        expect_true(arma::approx_equal(r.singular_values.head(d), s.head(d), "reldiff", 1e-10));
+        expect_false(r.rank_deficient);
+      }
+    }
+  }
+  test_that("the rank tests flag exactly low-rank blocks, and only those") {
+    // the routes through C C' or C'C resolve singular values only down to
+    // about sqrt(machine epsilon) x s_1 (~1e-8), the SVD down to ~1e-16
+    const arma::mat X = low_rank_block(10, 6, 2, 22);
+    for (const local_pca_route route : routes) {
+      manifoldOOS::local_pca_options o = pca_options(route);
+      o.rank_test = local_rank_test::singular_values;
+      o.rank_tol = route == local_pca_route::svd ? 1e-10 : 1e-6;
+      o.rank = 2;
+      expect_false(local_pca(X, 3, o).rank_deficient);
+      o.rank = 3;
+      expect_true(local_pca(X, 3, o).rank_deficient);
+      if (route == local_pca_route::gram) {
+        o.rank_test = local_rank_test::gram_eigenvalues;
+        o.rank_tol = 1e-12;
+        o.rank = 2;
+        expect_false(local_pca(X, 3, o).rank_deficient);
+        o.rank = 3;
+        expect_true(local_pca(X, 3, o).rank_deficient);
+      }
+    }
+    // a block of identical rows has rank 0: deficient at rank 1
+    manifoldOOS::local_pca_options o = pca_options(local_pca_route::svd);
+    o.rank_test = local_rank_test::singular_values;
+    o.rank = 1;
+    expect_true(local_pca(arma::mat(5, 4, arma::fill::ones), 1, o).rank_deficient);
+  }
+  test_that("short blocks get zero columns, or a completed basis with fixed signs") {
+    const arma::mat X = random_points(3, 6, 23);  // rank 2 after centring
+    manifoldOOS::local_pca_options o = pca_options(local_pca_route::scatter);
+    const manifoldOOS::local_pca_result z = local_pca(X, 4, o);
+    expect_true(orthonormal_columns(z.basis.head_cols(3), 1e-12));
+    expect_true(arma::all(arma::vectorise(z.basis.col(3)) == 0.0));
+    o.route = local_pca_route::svd;
+    o.short_block = manifoldOOS::local_short_block::complete;
+    o.fix_signs = true;
+    const manifoldOOS::local_pca_result c = local_pca(X, 5, o);
+    expect_true(orthonormal_columns(c.basis, 1e-12));
+    // the completing directions are orthogonal to the centred rows
+    expect_true(arma::abs(c.centred * c.basis.tail_cols(3)).max() < 1e-12);
+    for (arma::uword j = 0; j < c.basis.n_cols; ++j)
+      expect_true(c.basis(arma::index_max(arma::abs(c.basis.col(j))), j) > 0);
+  }
+  test_that("bad arguments throw input_error") {
+    const arma::mat X = random_points(4, 3, 24);
+    manifoldOOS::local_pca_options o = pca_options(local_pca_route::gram);
+    expect_error_as(local_pca(X, 0, o), manifoldOOS::input_error);
+    expect_error_as(local_pca(X, 5, o), manifoldOOS::input_error);
+    o.short_block = manifoldOOS::local_short_block::complete;
+    expect_error_as(local_pca(X, 2, o), manifoldOOS::input_error);
+    o = pca_options(local_pca_route::svd);
+    o.rank_test = local_rank_test::gram_eigenvalues;
+    expect_error_as(local_pca(X, 2, o), manifoldOOS::input_error);
+    o.rank_test = local_rank_test::singular_values;
+    o.rank = 3;
+    expect_error_as(local_pca(X, 2, o), manifoldOOS::input_error);
   }
 }
 

@@ -246,7 +246,7 @@ if (want("bmvc10_table1")) {
   stamp(bmvc, "bmvc10_table1")
 }
 
-# ---- images (thesis §4.4): Frey k = 7, COIL-20 object 1 k = 4, ISOFaces k = 5 --------------------
+# ---- images (thesis §4.4): Frey k = 7, the COIL-20 cat k = 4, ISOFaces k = 5 --------------------
 if (want("images")) {
   path <- image_data_path()
   if (nzchar(path) && dir.exists(path)) {
@@ -256,19 +256,52 @@ if (want("images")) {
       f <- plml(fr$x, 2, k = 7, seed = seed)
       img[[length(img) + 1L]] <- data.frame(data = "Frey", n = nrow(fr$x), p = ncol(fr$x), k = 7, ndim = 2,
                                             models = f$n_models, T10 = trustworthiness(fr$x, embedding(f), 10),
-                                            rho_1d = NA)
+                                            rho_1d = NA, tree_max_degree = NA, axis_cos_median = NA,
+                                            orientation_follows_travel = NA)
     }
     co <- tryCatch(load_image_data("COIL20", path), error = function(e) NULL)
     if (!is.null(co)) {
-      x1 <- co$x[co$labels == 1L, ]
+      # the thesis's object is the cat: object 4 of COIL-20 (72 views, 5 degree steps)
+      x1 <- co$x[co$labels == 4L, ]
       ang <- 2 * pi * (seq_len(nrow(x1)) - 1) / nrow(x1)
       for (q in 1:2) {
         f <- plml(x1, q, k = 4, seed = seed)
-        img[[length(img) + 1L]] <- data.frame(data = "COIL20 object 1", n = nrow(x1), p = ncol(x1), k = 4,
+        # why a 1-D layout can fold: along each model-tree edge a -> b the
+        # parallel projection orients b by sign(u_a . u_b) of the models'
+        # first axes; it follows the direction of travel only when that sign
+        # equals sign(u_a . c) * sign(u_b . c), c = the centre-to-centre chord
+        edge_cos <- vapply(seq_len(nrow(f$model_tree)), function(e) {
+          a <- f$model_tree$from[e]; b <- f$model_tree$to[e]
+          ua <- f$bases[, 1, a]; ub <- f$bases[, 1, b]
+          ch <- f$centres[b, ] - f$centres[a, ]
+          c(sum(ua * ub), sum(ua * ch), sum(ub * ch))
+        }, numeric(3))
+        img[[length(img) + 1L]] <- data.frame(data = "COIL20 cat (object 4)", n = nrow(x1), p = ncol(x1), k = 4,
                                               ndim = q, models = f$n_models,
                                               T10 = trustworthiness(x1, embedding(f), 10),
-                                              rho_1d = if (q == 1) circ_rho(embedding(f)[, 1], ang) else NA)
+                                              rho_1d = if (q == 1) circ_rho(embedding(f)[, 1], ang) else NA,
+                                              tree_max_degree = max(tabulate(c(f$model_tree$from, f$model_tree$to))),
+                                              axis_cos_median = stats::median(abs(edge_cos[1, ])),
+                                              orientation_follows_travel = mean(sign(edge_cos[1, ]) ==
+                                                                                  sign(edge_cos[2, ]) * sign(edge_cos[3, ])))
       }
+    }
+    if (!is.null(co)) {
+      # the same 1-D ordering over other settings, and the baselines read on one axis
+      x1 <- co$x[co$labels == 4L, ]
+      ang <- 2 * pi * (seq_len(nrow(x1)) - 1) / nrow(x1)
+      g <- expand.grid(k = 3:8, axis_target = c("projected", "own"), variant = c("pp", "ihm"),
+                       stringsAsFactors = FALSE)
+      g$method <- "PLML"
+      g$rho_1d <- vapply(seq_len(nrow(g)), function(i) {
+        f <- plml(x1, 1, k = g$k[i], axis_target = g$axis_target[i], variant = g$variant[i], seed = seed)
+        circ_rho(embedding(f)[, 1], ang)
+      }, 0)
+      base <- data.frame(k = c(4L, 6L, 6L), axis_target = NA, variant = NA, method = c("Isomap", "LTSA", "LLE"))
+      base$rho_1d <- c(circ_rho(embedding(isomap(x1, 1, k = 4))[, 1], ang),
+                       circ_rho(embedding(ltsa(x1, 1, k = 6))[, 1], ang),
+                       circ_rho(embedding(lle(x1, 1, k = 6))[, 1], ang))
+      stamp(rbind(g, base), "coil_settings")
     }
     isf <- tryCatch(load_image_data("ISOFaces", path), error = function(e) NULL)
     if (!is.null(isf)) {
@@ -277,7 +310,8 @@ if (want("images")) {
         Tm <- mean(trustworthiness(isf$x, embedding(f), k = measure_k))
         img[[length(img) + 1L]] <- data.frame(data = "ISOFaces", n = nrow(isf$x), p = ncol(isf$x),
                                               k = max(5L, q + 1L), ndim = q, models = f$n_models,
-                                              T10 = Tm, rho_1d = NA)
+                                              T10 = Tm, rho_1d = NA, tree_max_degree = NA, axis_cos_median = NA,
+                                              orientation_follows_travel = NA)
       }
     }
     if (length(img)) stamp(do.call(rbind, img), "images")

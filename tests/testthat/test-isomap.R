@@ -259,3 +259,33 @@ test_that("landmark Isomap in one core call: given landmarks keep their order, t
   expect_length(unique(mm$landmarks), 12L)
   expect_identical(dim(mm$geodesics), c(12L, 120L))
 })
+
+test_that("one glue call projects with the core's exact search or with given neighbour lists", {
+  r <- iso_roll(300, seed = 4)
+  X <- r$x[1:250, ]
+  Xn <- r$x[251:300, ]
+  for (lm in list(NULL, 40L)) {
+    fit <- isomap(X, 2, k = 8, landmarks = lm, knn_method = "exact")
+    coords <- if (is.null(fit$landmarks)) unname(fit$embedding) else fit$landmark_coords
+    project <- function(idx, dist) {
+      manifoldOOS:::core(manifoldOOS:::.mo_isomap_project(
+        fit$x_train, Xn, fit$k, idx, dist, fit$geodesics, fit$lsharp, coords, fit$eigenvalues,
+        fit$mu, fit$grand_mean, "nystrom", unname(fit$embedding), TRUE,
+        if (is.null(fit$center)) numeric(0) else fit$center,
+        if (is.null(fit$rotation)) matrix(0, 0, 0) else fit$rotation, 1L))
+    }
+    nb <- knn(X, 8, query = Xn)
+    searched <- project(matrix(0L, 0, 0), matrix(0, 0, 0))
+    expect_identical(project(nb$idx, unname(nb$dist)), searched)
+    expect_identical(unname(predict(fit, Xn, method = "nystrom")), searched)
+    # lists from a worse search (the 2nd to 9th neighbours) change the projection
+    nb2 <- knn(X, 9, query = Xn)
+    expect_false(isTRUE(all.equal(project(nb2$idx[, -1], unname(nb2$dist[, -1])), searched)))
+    bad <- nb$idx
+    bad[3, 2] <- nrow(X) + 1L
+    expect_error(project(bad, unname(nb$dist)), class = "manifoldOOS_input_error")
+    bad[3, 2] <- 0L
+    expect_error(project(bad, unname(nb$dist)), class = "manifoldOOS_input_error")
+    expect_error(project(nb$idx[-1, ], unname(nb$dist[-1, ])), class = "manifoldOOS_input_error")
+  }
+})

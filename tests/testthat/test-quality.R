@@ -64,7 +64,7 @@ test_that("hand-computed 5-point fixture: T, C, co-ranking, Q_NX, R_NX, LCMC, AU
                  1, 1, 3, 0,
                  0, 0, 0, 5), 4, byrow = TRUE)
   expect_identical(unclass(Q)[1:4, 1:4], matrix(as.integer(Qh), 4))
-  expect_s3_class(Q, "mo_coranking")
+  expect_s3_class(Q, "manifold_coranking")
   expect_identical(attr(Q, "n_points"), 5L)
   expect_equal(rnx(fxA$X, fxA$Y), c(-1 / 15, 3 / 5, 1), tolerance = 1e-14)
   expect_equal(lcmc(fxA$X, fxA$Y), c(-1 / 20, 3 / 10, 1 / 4), tolerance = 1e-14)
@@ -246,7 +246,7 @@ test_that("Procrustes recovers a known rotation, scale and shift to 1e-10", {
   t0 <- c(3, -1, 0.5)
   B <- s * A %*% R + matrix(t0, n, 3, byrow = TRUE)
   pr <- procrustes(A, B)                 # move A onto B
-  expect_s3_class(pr, "mo_procrustes")
+  expect_s3_class(pr, "manifold_procrustes")
   expect_lt(max(abs(pr$rotation - R)), 1e-10)
   expect_lt(abs(pr$scale - s), 1e-10)
   expect_lt(max(abs(pr$translation - t0)), 1e-10)

@@ -38,6 +38,7 @@
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/local_align.h>
+#include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/parallel.h>
 
 namespace manifoldOOS {
@@ -87,24 +88,24 @@ struct lgrm_local {
 };
 
 // A_i of one centred clique Ci (k x d), SVD form (Yang et al. 2010, eq. 10), through
-// the k x k Gram matrix. Returns the singular values in `s` (descending).
+// the k x k Gram matrix (local_pca.h: Gram route, symmetrised). Returns the
+// singular values in `s` (descending).
 inline arma::mat lgrm_clique_matrix(const arma::mat& Ci, int p, double gamma, arma::vec& s) {
   const arma::uword k = Ci.n_rows;
-  arma::mat G = Ci * Ci.t();
-  G = 0.5 * (G + G.t());
-  arma::vec ev;
-  arma::mat U;
-  if (!arma::eig_sym(ev, U, G)) throw convergence_error("a local eigendecomposition failed in LGRM");
+  local_pca_options o;
+  o.route = local_pca_route::gram;
+  o.symmetrize_gram = true;
+  o.what = "an LGRM clique";
+  const local_pca_result pca = local_pca(Ci, p, o);
   arma::mat A(k, k);
   A.fill(-1.0 / double(k));
   A.diag() += 1.0;
-  s.set_size(p);
+  s = pca.singular_values;
   for (int j = 0; j < p; ++j) {
-    const double s2 = std::max(ev(k - 1 - j), 0.0);
-    s(j) = std::sqrt(s2);
+    const double s2 = std::max(pca.eigenvalues(j), 0.0);
     const double w = (s2 + gamma > 0) ? s2 / (s2 + gamma) : 0.0;
     if (w <= 0) continue;
-    const arma::vec u = U.col(k - 1 - j);
+    const arma::vec u = pca.basis.col(j);
     A -= w * (u * u.t());
   }
   return 0.5 * (A + A.t());

@@ -15,6 +15,7 @@
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/local_align.h>
+#include <manifoldOOS/blocks/local_pca.h>
 
 namespace manifoldOOS {
 
@@ -22,6 +23,17 @@ struct ltsa_alignment {
   sp_mat_e B;
   long n_rank_deficient = 0;  // neighbourhoods whose q-th singular value < 1e-10 x the first
 };
+
+// LTSA's local PCA: Gram route on the centred clique, rank test on the Gram
+// eigenvalues (lambda_q > 1e-20 lambda_1, i.e. s_q > 1e-10 s_1).
+inline local_pca_options ltsa_pca_options() {
+  local_pca_options o;
+  o.route = local_pca_route::gram;
+  o.rank_test = local_rank_test::gram_eigenvalues;
+  o.rank_tol = 1e-20;
+  o.what = "an LTSA neighbourhood";
+  return o;
+}
 
 // nbhd: one neighbourhood per row (normally n of them), 0-based row indices
 // of X, no repeated index within a row. B is nrow(X) x nrow(X).
@@ -34,14 +46,9 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
   long deficient = 0;
   ltsa_alignment out;
   out.B = assemble_clique_matrix(X, nbhd, n_threads, deficient, [&](long, const arma::mat& Xi, bool& def) {
-    arma::mat G = Xi * Xi.t();
-    arma::vec ev;
-    arma::mat U;
-    if (!arma::eig_sym(ev, U, G)) throw convergence_error("a local eigendecomposition failed in LTSA");
-    // ascending: the top q are the last q columns
-    const double top = ev(k - 1);
-    const double qth = ev(k - q);
-    def = !(qth > 1e-20 * top);
+    // tangent coordinates: the top q left singular vectors of the clique
+    const local_pca_result pca = local_pca(Xi, q, ltsa_pca_options());
+    def = pca.rank_deficient;
     // G_i = [1/sqrt(k), Q_i], orthonormalised by modified Gram-Schmidt so that
     // I - G_i G_i' stays an orthogonal projector (PSD) even when the
     // neighbourhood has rank < q (then the surplus directions are dropped).
@@ -49,7 +56,7 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
     Gi.col(0).fill(1.0 / std::sqrt(double(k)));
     long cols = 1;
     for (int j = 0; j < q; ++j) {
-      arma::vec g = U.col(k - 1 - j);
+      arma::vec g = pca.basis.col(j);
       for (long c = 0; c < cols; ++c) g -= arma::dot(Gi.col(c), g) * Gi.col(c);
       const double gn = arma::norm(g);
       if (gn > 1e-8) Gi.col(cols++) = g / gn;

@@ -33,6 +33,7 @@
 #include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/knn.h>
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/plml_contiguity.h>
 
@@ -586,26 +587,22 @@ inline local_models fit_local_models(const arma::mat& X, const std::vector<int>&
   lm.normals.set_size(c, p);
   for (int l = 0; l < c; ++l) {
     const arma::uvec idx = arma::conv_to<arma::uvec>::from(lm.members[l]);
-    arma::mat Xl = X.rows(idx);
-    const arma::rowvec m = arma::mean(Xl, 0);
-    Xl.each_row() -= m;
-    arma::mat U, V;
-    arma::vec s;
-    bool ok;
-    if (Xl.n_rows >= arma::uword(q + 1)) {
-      ok = arma::svd_econ(U, s, V, Xl, "right");
-    } else {
-      ok = arma::svd(U, s, V, Xl);
-    }
-    if (!ok) throw convergence_error("the SVD of a local model failed");
-    if (V.n_cols < arma::uword(q + 1)) {
-      // complete the basis deterministically (full SVD)
-      if (!arma::svd(U, s, V, Xl)) throw convergence_error("the SVD of a local model failed");
-    }
-    if (s.n_elem < arma::uword(q) || !(s(q - 1) > 1e-10 * s(0))) ++lm.n_rank_deficient;
-    arma::mat B = V.cols(0, q);
-    fix_signs(B);
-    lm.centres.row(l) = m;
+    // the q basis vectors and the normal: q + 1 right singular vectors of the
+    // centred cluster (completed by the full SVD for a cluster of <= q
+    // points), signs fixed; rank deficient unless s_q > 1e-10 s_1
+    local_pca_options o;
+    o.route = local_pca_route::svd;
+    o.centre = true;
+    o.short_block = local_short_block::complete;
+    o.rank_test = local_rank_test::singular_values;
+    o.rank = q;
+    o.rank_tol = 1e-10;
+    o.fix_signs = true;
+    o.what = "a PLML local model";
+    const local_pca_result pca = local_pca(X.rows(idx), q + 1, o);
+    if (pca.rank_deficient) ++lm.n_rank_deficient;
+    const arma::mat& B = pca.basis;
+    lm.centres.row(l) = pca.mean;
     lm.bases.slice(l) = B.cols(0, q - 1);
     lm.normals.row(l) = B.col(q).t();
   }

@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/parallel.h>
 #include <manifoldOOS/blocks/procrustes.h>
 
@@ -43,30 +44,16 @@ inline goose_variant parse_goose_variant(const std::string& s) {
 
 namespace goose_detail {
 
-// Top-q principal directions of the (already centred) k x p block: p x q,
-// zero columns where the block has fewer than q directions.
-inline arma::mat local_directions(const arma::mat& Xc, arma::uword q) {
-  const arma::uword p = Xc.n_cols;
-  arma::mat V(p, q, arma::fill::zeros);
-  arma::mat U, W;
-  arma::vec s;
-  bool ok;
-  if (p <= Xc.n_rows) {
-    // eigenvectors of the p x p scatter matrix (ascending order)
-    arma::vec ev;
-    arma::mat E;
-    ok = arma::eig_sym(ev, E, Xc.t() * Xc);
-    if (ok) {
-      const arma::uword r = std::min<arma::uword>(q, p);
-      for (arma::uword j = 0; j < r; ++j) V.col(j) = E.col(p - 1 - j);
-      return V;
-    }
-  }
-  ok = arma::svd_econ(U, s, W, Xc, "right");
-  if (!ok) throw error("SVD failed in the GOoSE local PCA");
-  const arma::uword r = std::min<arma::uword>(q, W.n_cols);
-  if (r > 0) V.cols(0, r - 1) = W.cols(0, r - 1);
-  return V;
+// GOoSE's local PCA: centred, top-q right singular vectors from the p x p
+// scatter matrix when p <= k (a thin SVD otherwise), zero columns where the
+// neighbourhood has fewer than q directions, no rank test.
+inline local_pca_options pca_options() {
+  local_pca_options o;
+  o.route = local_pca_route::scatter;
+  o.centre = true;
+  o.short_block = local_short_block::zero_columns;
+  o.what = "a GOoSE neighbourhood";
+  return o;
 }
 
 inline double col_range(const arma::mat& M, arma::uword j) {
@@ -79,9 +66,10 @@ inline double col_range(const arma::mat& M, arma::uword j) {
 inline arma::rowvec goose_one(const arma::rowvec& x, const arma::mat& Xn, const arma::mat& Yn,
                               goose_scale scale, goose_variant variant) {
   const arma::uword q = Yn.n_cols;
-  const arma::rowvec mu = arma::mean(Xn, 0);
-  const arma::mat Xc = Xn.each_row() - mu;
-  const arma::mat V = goose_detail::local_directions(Xc, q);
+  const local_pca_result pca = local_pca(Xn, int(q), goose_detail::pca_options());
+  const arma::rowvec& mu = pca.mean;
+  const arma::mat& Xc = pca.centred;
+  const arma::mat& V = pca.basis;
   const arma::rowvec ybar = arma::mean(Yn, 0);
   if (variant == goose_variant::centred) {
     const arma::mat P = Xc * V;  // Y'~ (centred, k x q)
