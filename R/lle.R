@@ -162,6 +162,9 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
     t1 <- mo_progress(verbose, "LLE: nearest neighbours done (graph connected)", start = t0)
     mo_progress(verbose, "LLE: reconstruction weights and eigen-solve (eigen_solver = \"%s\")", eigen_solver)
     m <- core(.mo_lle_fit(X, nb$idx, reg, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    mo_progress(verbose, "LLE: weights %s, alignment matrix %s, eigen-solve %s",
+                format_seconds(round(m$seconds[["weights"]], 3)), format_seconds(round(m$seconds[["assembly"]], 3)),
+                format_seconds(round(m$seconds[["eigen"]], 3)))
     mo_progress(verbose, "LLE: eigen-solve done with %s", describe_solver(m$method), start = t1)
     m
   })

@@ -83,6 +83,8 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
     mo_progress(verbose, "LTSA: local tangent spaces, alignment matrix and eigen-solve (eigen_solver = \"%s\")",
                 eigen_solver)
     m <- core(.mo_ltsa_fit(X, nbhd, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    mo_progress(verbose, "LTSA: local tangent spaces and alignment matrix (%.0f non-zeros) %s, eigen-solve %s",
+                m$nnz, format_seconds(round(m$seconds[["assembly"]], 3)), format_seconds(round(m$seconds[["eigen"]], 3)))
     mo_progress(verbose, "LTSA: eigen-solve done with %s", describe_solver(m$method), start = t1)
     m
   })

@@ -15,6 +15,7 @@
 #include <manifoldOOS/methods/mds.h>
 #include <manifoldOOS/methods/pca.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -329,7 +330,10 @@ Rcpp::List mo_lle_fit(const arma::mat& X, const arma::imat& idx1, double reg, in
         Rcpp::Named("values") = Rcpp::NumericVector(r.emb.values.begin(), r.emb.values.end()),
         Rcpp::Named("dropped") = r.emb.dropped, Rcpp::Named("n_null") = r.emb.n_null,
         Rcpp::Named("tol_null") = r.emb.tol_null, Rcpp::Named("method") = r.emb.method,
-        Rcpp::Named("residual") = r.emb.residual, Rcpp::Named("note") = r.emb.note);
+        Rcpp::Named("residual") = r.emb.residual, Rcpp::Named("note") = r.emb.note,
+        Rcpp::Named("seconds") = Rcpp::NumericVector::create(Rcpp::Named("weights") = r.seconds[0],
+                                                             Rcpp::Named("assembly") = r.seconds[1],
+                                                             Rcpp::Named("eigen") = r.seconds[2]));
   }
   MO_CATCH
 }
@@ -366,15 +370,22 @@ Rcpp::List mo_ltsa_fit(const arma::mat& X, const arma::imat& nbhd1, int q, Rcpp:
                        int n_threads) {
   MO_TRY {
     const arma::Mat<int> nb = mo_index0(nbhd1, X.n_rows);
+    const auto t0 = std::chrono::steady_clock::now();
     manifoldOOS::ltsa_alignment B = manifoldOOS::ltsa_alignment_matrix(X, nb, q, n_threads);
+    const auto t1 = std::chrono::steady_clock::now();
     manifoldOOS::align_result r = manifoldOOS::align_bottom(B.B, q, mo_eig_options(opts));
+    const auto t2 = std::chrono::steady_clock::now();
     return Rcpp::List::create(
         Rcpp::Named("Y") = r.Y,
         Rcpp::Named("values") = Rcpp::NumericVector(r.values.begin(), r.values.end()),
         Rcpp::Named("dropped") = r.dropped, Rcpp::Named("n_null") = r.n_null,
         Rcpp::Named("tol_null") = r.tol_null, Rcpp::Named("method") = r.method,
         Rcpp::Named("residual") = r.residual, Rcpp::Named("note") = r.note,
-        Rcpp::Named("n_rank_deficient") = static_cast<double>(B.n_rank_deficient));
+        Rcpp::Named("n_rank_deficient") = static_cast<double>(B.n_rank_deficient),
+        Rcpp::Named("nnz") = static_cast<double>(B.B.nonZeros()),
+        Rcpp::Named("seconds") = Rcpp::NumericVector::create(
+            Rcpp::Named("assembly") = std::chrono::duration<double>(t1 - t0).count(),
+            Rcpp::Named("eigen") = std::chrono::duration<double>(t2 - t1).count()));
   }
   MO_CATCH
 }

@@ -2,10 +2,12 @@
 // tests/testthat/test-cpp.R: kNN against brute force, Dijkstra against
 // Floyd-Warshall, Procrustes recovery, local PCA (rank tests, orthonormality,
 // agreement with a direct SVD), the updatable Cholesky factor, the
-// sparse eigen-solver against LAPACK, and the constrained assignment's
-// optimality certificate.
+// sparse eigen-solver against LAPACK, the constrained assignment's
+// optimality certificate, and the direct clique assembly against Eigen's
+// setFromTriplets.
 #include <testthat.h>
 
+#include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 #include <manifoldOOS/blocks/local_pca.h>
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -555,5 +558,65 @@ context("constrained assignment block") {
       expect_true(*std::min_element(size.begin(), size.end()) >= h);
       expect_true(std::abs(cost_of(lab) - best) <= 1e-9 * std::max(1.0, best));
     }
+  }
+}
+
+context("clique assembly block") {
+  test_that("direct compressed assembly equals setFromTriplets bit for bit") {
+    // random cliques over n indices: repeated indices within a clique, some
+    // indices in no clique (empty columns), non-symmetric blocks with values of
+    // mixed magnitude and signed zeros, chunk sizes that split the cliques
+    std::mt19937 gen(7);
+    for (int rep = 0; rep < 6; ++rep) {
+      const long n = 40 + 30 * rep, nc = 25 + 50 * rep, k = 2 + rep % 4;
+      std::uniform_int_distribution<int> pick(0, static_cast<int>(n) - 3);  // n - 2, n - 1 unused
+      std::normal_distribution<double> normal(0.0, 1.0);
+      arma::Mat<int> nb(nc, k);
+      for (long i = 0; i < nc; ++i)
+        for (long b = 0; b < k; ++b) nb(i, b) = (b > 0 && (i + b) % 7 == 0) ? nb(i, 0) : pick(gen);
+      arma::cube blocks(k, k, nc);
+      for (arma::uword e = 0; e < blocks.n_elem; ++e) {
+        const double u = normal(gen);
+        blocks(e) = (e % 11 == 0) ? -0.0 : u * std::pow(10.0, static_cast<int>(e % 9) - 4);
+      }
+      std::vector<Eigen::Triplet<double>> trips;
+      for (long i = 0; i < nc; ++i)
+        for (long b = 0; b < k; ++b)
+          for (long a = 0; a < k; ++a) trips.emplace_back(nb(i, a), nb(i, b), blocks(a, b, i));
+      const manifoldOOS::sp_mat_e ref = manifoldOOS::sparse_from_triplets(n, trips);
+      for (long chunk : {0L, 1L, 7L}) {
+        for (int threads : {1, 2}) {
+          const manifoldOOS::sp_mat_e M = manifoldOOS::assemble_cliques_compressed(
+              n, nb, threads, [] { return 0; },
+              [&](int&, long i, double* dst) {
+                std::copy(blocks.slice(i).memptr(), blocks.slice(i).memptr() + k * k, dst);
+              },
+              [](int&) {}, chunk);
+          expect_true(M.isCompressed());
+          const bool same_shape = M.rows() == n && M.cols() == n && M.nonZeros() == ref.nonZeros();
+          expect_true(same_shape);
+          expect_true(std::equal(M.outerIndexPtr(), M.outerIndexPtr() + n + 1, ref.outerIndexPtr()));
+          expect_true(std::equal(M.innerIndexPtr(), M.innerIndexPtr() + M.nonZeros(), ref.innerIndexPtr()));
+          // bitwise, signed zeros included
+          expect_true(std::memcmp(M.valuePtr(), ref.valuePtr(), sizeof(double) * M.nonZeros()) == 0);
+        }
+      }
+    }
+  }
+  test_that("an exception thrown by a block is rethrown") {
+    arma::Mat<int> nb = {{0, 1}, {1, 2}, {2, 0}};
+    bool thrown = false;
+    try {
+      manifoldOOS::assemble_cliques_compressed(
+          3, nb, 1, [] { return 0; },
+          [](int&, long i, double* dst) {
+            if (i == 2) throw manifoldOOS::input_error("bad block");
+            std::fill(dst, dst + 4, 1.0);
+          },
+          [](int&) {});
+    } catch (const manifoldOOS::input_error&) {
+      thrown = true;
+    }
+    expect_true(thrown);
   }
 }

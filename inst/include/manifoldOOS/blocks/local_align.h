@@ -61,42 +61,9 @@ inline arma::mat centred_clique(const arma::mat& X, const arma::Mat<int>& nbhd, 
   return Ci;
 }
 
-// Writes the k x k block A of clique i as triplets at trips[i k^2 ...] (column
-// major), to be summed into the n x n alignment matrix.
-inline void scatter_clique_block(std::vector<Eigen::Triplet<double>>& trips, const arma::Mat<int>& nbhd, long i,
-                                 const arma::mat& A) {
-  const long k = nbhd.n_cols;
-  size_t off = static_cast<size_t>(i) * static_cast<size_t>(k * k);
-  for (long b = 0; b < k; ++b)
-    for (long a = 0; a < k; ++a) trips[off++] = Eigen::Triplet<double>(nbhd(i, a), nbhd(i, b), A(a, b));
-}
-
-// Threaded assembly of the alignment triplets of every clique (row of nbhd):
-// block(i, Ci, deficient) gets the centred clique Ci = centred_clique(X, nbhd, i)
-// and returns its k x k block, setting `deficient` when the clique is rank
-// deficient; the blocks are scattered with scatter_clique_block() and the
-// deficient cliques counted into n_deficient. An exception thrown by a block
-// is rethrown after the loop; an interrupt throws manifoldOOS::interrupted.
-template <class Block>
-inline std::vector<Eigen::Triplet<double>> assemble_clique_blocks(const arma::mat& X, const arma::Mat<int>& nbhd,
-                                                                  int n_threads, long& n_deficient, Block block) {
-  const std::size_t n = nbhd.n_rows, k = nbhd.n_cols;
-  std::vector<Eigen::Triplet<double>> trips(n * k * k);
-  n_deficient = 0;
-  parallel_row_blocks(
-      n, n, n_threads, [](std::size_t, std::size_t) {}, [] { return 0L; },
-      [&](long& deficient, std::size_t i) {
-        const arma::mat Ci = centred_clique(X, nbhd, static_cast<long>(i));
-        bool def = false;
-        const arma::mat B = block(static_cast<long>(i), Ci, def);
-        if (def) ++deficient;
-        scatter_clique_block(trips, nbhd, static_cast<long>(i), B);
-      },
-      [&](long& deficient) { n_deficient += deficient; }, 256);
-  return trips;
-}
-
-// Sparse symmetric matrix from triplets (duplicates summed).
+// Sparse symmetric matrix from triplets (duplicates summed). The methods
+// assemble their clique sums with clique_assembly.h, which gives the same
+// matrix bit for bit without the triplets; this is its reference in the tests.
 inline sp_mat_e sparse_from_triplets(long n, const std::vector<Eigen::Triplet<double>>& trips) {
   sp_mat_e M(n, n);
   M.setFromTriplets(trips.begin(), trips.end());

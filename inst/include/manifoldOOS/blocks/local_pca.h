@@ -14,7 +14,7 @@
 //             svd      a thin SVD (a full one when k < dims): right singular
 //                      vectors W (PLML's local models and their normals).
 //   centre    subtract the column means first (GOoSE, PLML); LTSA and LGRM
-//             pass cliques that assemble_clique_blocks() already centred.
+//             pass cliques that assemble_clique_matrix() already centred.
 //   symmetrize_gram  average C C' with its transpose before the
 //             eigendecomposition (LGRM).
 //   short_block  what a block with fewer than dims directions returns:

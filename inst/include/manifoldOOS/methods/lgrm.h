@@ -35,6 +35,7 @@
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/kernels.h>
+#include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/local_align.h>
 #include <manifoldOOS/blocks/local_pca.h>
@@ -121,14 +122,13 @@ inline lgrm_local lgrm_local_matrix(const arma::mat& X, const arma::Mat<int>& nb
   lgrm_local out;
   out.sv.zeros(n, p);
   long deficient = 0;
-  auto trips = assemble_clique_blocks(X, nbhd, n_threads, deficient, [&](long i, const arma::mat& Ci, bool& def) {
+  sp_mat_e L = assemble_clique_matrix(X, nbhd, n_threads, deficient, [&](long i, const arma::mat& Ci, bool& def) {
     arma::vec s;
     arma::mat A = lgrm_clique_matrix(Ci, p, gamma, s);
     def = !(s(p - 1) > 1e-10 * s(0));
     out.sv.row(i) = s.t();
     return A;
   });
-  sp_mat_e L = sparse_from_triplets(X.n_rows, trips);
   sp_mat_e Lt = L.transpose();
   out.L = 0.5 * (L + Lt);
   out.L.makeCompressed();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/local_align.h>
 #include <manifoldOOS/blocks/local_pca.h>
 
@@ -43,7 +44,8 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
   if (nbhd.n_elem > 0 && (nbhd.min() < 0 || nbhd.max() >= int(X.n_rows)))
     throw input_error("neighbourhood index out of range");
   long deficient = 0;
-  auto trips = assemble_clique_blocks(X, nbhd, n_threads, deficient, [&](long, const arma::mat& Xi, bool& def) {
+  ltsa_alignment out;
+  out.B = assemble_clique_matrix(X, nbhd, n_threads, deficient, [&](long, const arma::mat& Xi, bool& def) {
     // tangent coordinates: the top q left singular vectors of the clique
     const local_pca_result pca = local_pca(Xi, q, ltsa_pca_options());
     def = pca.rank_deficient;
@@ -64,8 +66,6 @@ inline ltsa_alignment ltsa_alignment_matrix(const arma::mat& X, const arma::Mat<
     Li.diag() += 1.0;
     return Li;
   });
-  ltsa_alignment out;
-  out.B = sparse_from_triplets(X.n_rows, trips);
   out.n_rank_deficient = deficient;
   return out;
 }
