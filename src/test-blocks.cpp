@@ -11,6 +11,7 @@
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 #include <manifoldOOS/blocks/local_pca.h>
+#include <manifoldOOS/blocks/parallel.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/isomap_project.h>
@@ -18,11 +19,14 @@
 #include <manifoldOOS/oos/sparse_coding.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -618,5 +622,61 @@ context("clique assembly block") {
       thrown = true;
     }
     expect_true(thrown);
+  }
+}
+
+context("parallel loop block") {
+  // An exception from make_state(), a body or finish() must come back to the
+  // caller as that exception (never leave an OpenMP region and end the process),
+  // with one or two threads, and the rows before it must have run.
+  test_that("exceptions from every part of parallel_row_blocks are rethrown") {
+    for (int nt : {1, 2}) {
+      for (int where = 0; where < 3; ++where) {
+        std::atomic<long> rows{0};
+        bool thrown = false;
+        try {
+          manifoldOOS::parallel_row_blocks(
+              200, 64, nt, [](std::size_t, std::size_t) {},
+              [&]() -> int {
+                if (where == 0) throw manifoldOOS::input_error("state");
+                return 0;
+              },
+              [&](int&, std::size_t i) {
+                if (where == 1 && i == 137) throw manifoldOOS::input_error("body");
+                ++rows;
+              },
+              [&](int&) {
+                if (where == 2) throw manifoldOOS::input_error("finish");
+              });
+        } catch (const manifoldOOS::input_error& e) {
+          thrown = std::string(e.what()) == (where == 0 ? "state" : where == 1 ? "body" : "finish");
+        }
+        expect_true(thrown);
+        if (where == 1) expect_true(rows.load() >= 128);  // the first two blocks ran whole
+      }
+    }
+  }
+  test_that("a loop without exceptions visits every row once") {
+    std::vector<int> seen(1000, 0);
+    long total = 0;
+    manifoldOOS::parallel_row_blocks(
+        1000, 300, 2, [](std::size_t, std::size_t) {}, []() { return 0L; },
+        [&](long& s, std::size_t i) { ++seen[i]; s += static_cast<long>(i); },
+        [&](long& s) { total += s; });
+    expect_true(std::all_of(seen.begin(), seen.end(), [](int v) { return v == 1; }));
+    expect_true(total == 999L * 1000L / 2L);
+  }
+  test_that("parallel_rows_guarded reports a failing body or state as false") {
+    for (int nt : {1, 2}) {
+      bool ok_body = manifoldOOS::parallel_rows_guarded(
+          100, nt, 4, []() { return 0; },
+          [](int&, std::size_t i) { if (i == 50) throw std::runtime_error("x"); });
+      bool ok_state = manifoldOOS::parallel_rows_guarded(
+          100, nt, 4, []() -> int { throw std::runtime_error("s"); }, [](int&, std::size_t) {});
+      bool ok = manifoldOOS::parallel_rows_guarded(100, nt, 4, []() { return 0; }, [](int&, std::size_t) {});
+      expect_true(!ok_body);
+      expect_true(!ok_state);
+      expect_true(ok);
+    }
   }
 }

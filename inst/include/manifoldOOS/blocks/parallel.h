@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <optional>
 #include <manifoldOOS/core/common.h>
 
 namespace manifoldOOS {
@@ -33,26 +34,45 @@ void parallel_row_blocks(std::size_t n, std::size_t block, int n_threads, Prepar
 #pragma omp parallel num_threads(nt)
 #endif
     {
-      try {
-        auto state = make_state();
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, chunk)
-#endif
-        for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
-          if (flag.poll(ii - static_cast<long>(i0)) || failed.load(std::memory_order_relaxed)) continue;
-          body(state, static_cast<std::size_t>(ii));
-        }
-#ifdef _OPENMP
-#pragma omp critical(mo_parallel_finish)
-#endif
-        finish(state);
-      } catch (...) {
+      // No exception may leave the worksharing loop (OpenMP would end the
+      // process): make_state(), every body call and finish() are caught on
+      // their own, and a thread whose state failed still meets the loop.
+      auto record = [&]() {
 #ifdef _OPENMP
 #pragma omp critical(mo_parallel_err)
 #endif
         {
           if (!err) err = std::current_exception();
           failed.store(true);
+        }
+      };
+      std::optional<decltype(make_state())> state;
+      try {
+        state.emplace(make_state());
+      } catch (...) {
+        record();
+      }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, chunk)
+#endif
+      for (long ii = static_cast<long>(i0); ii < static_cast<long>(i1); ++ii) {
+        if (!state || flag.poll(ii - static_cast<long>(i0)) || failed.load(std::memory_order_relaxed)) continue;
+        try {
+          body(*state, static_cast<std::size_t>(ii));
+        } catch (...) {
+          record();
+        }
+      }
+      if (state) {
+#ifdef _OPENMP
+#pragma omp critical(mo_parallel_finish)
+#endif
+        {
+          try {
+            finish(*state);
+          } catch (...) {
+            record();
+          }
         }
       }
     }
@@ -75,14 +95,19 @@ bool parallel_rows_guarded(std::size_t m, int n_threads, int chunk, MakeState ma
 #pragma omp parallel num_threads(resolve_threads(n_threads))
 #endif
   {
-    auto state = make_state();
+    std::optional<decltype(make_state())> state;
+    try {
+      state.emplace(make_state());
+    } catch (...) {
+      failed.store(true);
+    }
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, chunk)
 #endif
     for (long i = 0; i < static_cast<long>(m); ++i) {
-      if (flag.poll(i) || failed.load(std::memory_order_relaxed)) continue;
+      if (!state || flag.poll(i) || failed.load(std::memory_order_relaxed)) continue;
       try {
-        body(state, static_cast<std::size_t>(i));
+        body(*state, static_cast<std::size_t>(i));
       } catch (...) {
         failed.store(true);
       }
