@@ -21,6 +21,10 @@
     .Call(`_manifoldOOS_mo_eigs_sparse`, A, which, m, opts)
 }
 
+.mo_eigs_bottom_deflated <- function(A, null_vec, m, opts) {
+    .Call(`_manifoldOOS_mo_eigs_bottom_deflated`, A, null_vec, m, opts)
+}
+
 .mo_geigs_sparse <- function(A, B, which, m, opts) {
     .Call(`_manifoldOOS_mo_geigs_sparse`, A, B, which, m, opts)
 }

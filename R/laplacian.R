@@ -12,7 +12,12 @@
 #' * `"unnormalized"` (ratio cut): \eqn{L y = \lambda y}, unit-norm columns.
 #'
 #' The trivial eigenvector (\eqn{1}, or \eqn{D^{1/2} 1} for `"symmetric"`) is
-#' checked and dropped. The graph is built by [neighbor_graph()] with the
+#' checked and dropped by the dense solver; the sparse solver deflates it
+#' instead (it is projected out of every shift-invert iterate and only `ndim`
+#' pairs are computed), so the next eigenvalues may lie arbitrarily close to 0
+#' as on graphs of \eqn{10^6} points. Either way an eigenvalue below
+#' \eqn{10^{-9}} times the trace scale after the trivial one is the error of a
+#' disconnected graph. The graph is built by [neighbor_graph()] with the
 #' `"or"` symmetrisation: `graph = "knn"` (default), `"eps"`
 #' (\eqn{\varepsilon}-ball, radius `eps`), or `"full"` (all pairs, dense;
 #' at most 5000 points). A disconnected graph is an error that names the

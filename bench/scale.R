@@ -9,7 +9,9 @@
 #                   (its throughput is rows / s, so a shorter run of the same
 #                   chunked loop gives the same rate; the other modes use SCALE_ROWS)
 #   SCALE_KNN_N     HNSW vs exact sizes (comma separated)    default 1e5
-#   SCALE_PARTS     parts to run (comma separated): predict,file,knn,threshold (default all)
+#   SCALE_PARTS     parts to run (comma separated): predict,file,knn,threshold (default),
+#                   hnsw_grid (recall / time of a few HNSW settings; SCALE_GRID_N, default 1e5,
+#                   and SCALE_GRID_D, default "50,100"), fits (the LE / LTSA fits of SCALE_BIG)
 #   SCALE_BIG       "1": add n = 1e6 (HNSW, exact on a sample) and an LE/LTSA fit on 1e6 x 50
 # Every predict measurement runs in a child process under /usr/bin/time -v;
 # "peak RSS" is the child's maximum resident set size, and each worker of a
@@ -60,11 +62,12 @@ saveRDS(roll50(n_rows, 2), file.path(work, "x.rds"), compress = FALSE)
 
 # Run R code in a child process under /usr/bin/time -v; the code prints
 # lines "RESULT name value". Returns the results and the child's peak RSS (MB).
-run_child <- function(code) {
+run_child <- function(code, keep = NULL) {
   script <- file.path(work, "child.R")
   writeLines(c("suppressPackageStartupMessages(library(manifoldOOS))", code), script)
   out <- suppressWarnings(system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script),
                                   stdout = TRUE, stderr = TRUE))
+  if (!is.null(keep)) cat(paste0("    ", grep(keep, out, value = TRUE)), sep = "\n")
   res <- grep("^RESULT ", out, value = TRUE)
   vals <- stats::setNames(as.numeric(sub("^RESULT \\S+ ", "", res)), sub("^RESULT (\\S+) .*$", "\\1", res))
   rss <- grep("Maximum resident set size", out, value = TRUE)
@@ -174,21 +177,26 @@ if (exists("pr")) {
 }
 }
 
-if ("knn" %in% parts) {
-cat("\n-- HNSW vs exact: self-kNN, k = 10 (M = 16, ef_construction = 100) --\n")
-cat("  data: 10-dimensional latent Gaussian, linear map to d dimensions, noise 0.3\n")
+# kNN data: a 10-dimensional latent Gaussian, linear map to d dimensions, noise 0.3
 latent <- function(n, d, seed) {
   set.seed(seed)
   matrix(rnorm(n * 10), n, 10) %*% matrix(rnorm(10 * d), 10, d) + 0.3 * matrix(rnorm(n * d), n, d)
 }
 recall <- function(a, b) mean(vapply(seq_len(nrow(a)), function(i) length(intersect(a[i, ], b[i, ])), 0)) / ncol(a)
+
+if ("knn" %in% parts) {
+hp0 <- manifoldOOS:::check_hnsw_args(list())
+hp0$ef <- max(manifoldOOS:::hnsw_default_ef, 11L)
+cat(sprintf("\n-- HNSW vs exact: self-kNN, k = 10 (package defaults M = %d, ef_construction = %d, ef = %d; RcppHNSW at the same) --\n",
+            hp0$M, hp0$ef_construction, hp0$ef))
+cat("  data: 10-dimensional latent Gaussian, linear map to d dimensions, noise 0.3\n")
 hn <- list()
 for (n in knn_ns) for (d in c(50L, 100L)) {
   if (n >= 1e6 && d == 100L && !big) next
   X <- latent(n, d, 7)
   sample_q <- if (n > 2e4) sort(sample.int(n, 2000)) else seq_len(n)
   options(manifoldOOS.hnsw_cache = FALSE)
-  t_h <- system.time(h <- knn(X, 10, method = "hnsw", hnsw_args = list(M = 16, ef_construction = 100)))[["elapsed"]]
+  t_h <- system.time(h <- knn(X, 10, method = "hnsw"))[["elapsed"]]
   # exact reference on a sample of queries (self excluded by index, as the self-search)
   t_es <- system.time(ex <- knn(X, 11, query = X[sample_q, , drop = FALSE], method = "exact"))[["elapsed"]]
   ex_idx <- t(vapply(seq_along(sample_q), function(r) setdiff(ex$idx[r, ], sample_q[r])[1:10], integer(10)))
@@ -197,7 +205,7 @@ for (n in knn_ns) for (d in c(50L, 100L)) {
   t_r <- NA_real_
   rec_r <- NA_real_
   if (have("RcppHNSW")) {
-    t_r <- system.time(r <- RcppHNSW::hnsw_knn(X, k = 11, M = 16, ef_construction = 100, ef = 64,
+    t_r <- system.time(r <- RcppHNSW::hnsw_knn(X, k = 11, M = hp0$M, ef_construction = hp0$ef_construction, ef = hp0$ef,
                                                 n_threads = 2))[["elapsed"]]
     rec_r <- recall(r$idx[sample_q, -1, drop = FALSE], ex_idx)
   }
@@ -219,25 +227,83 @@ options(manifoldOOS.hnsw_cache = TRUE)
 print(do.call(rbind, hn), row.names = FALSE)
 }
 
+if ("hnsw_grid" %in% parts) {
+cat("\n-- HNSW settings: recall@10 and time, ours and RcppHNSW at the SAME (M, ef_construction, ef) --\n")
+cat("  self-kNN k = 10 on the latent-Gaussian data; recall on 2000 sampled queries against the exact search\n")
+grid <- data.frame(M = c(16L, 16L, 12L, 12L, 8L), ef_construction = c(100L, 50L, 50L, 32L, 32L),
+                   ef = c(64L, 32L, 32L, 24L, 20L))
+grid_n <- as.numeric(Sys.getenv("SCALE_GRID_N", "1e5"))
+grid_d <- as.integer(strsplit(Sys.getenv("SCALE_GRID_D", "50,100"), ",")[[1]])
+gr <- list()
+for (d in grid_d) {
+  X <- latent(grid_n, d, 7)
+  set.seed(1)
+  sample_q <- sort(sample.int(grid_n, 2000))
+  t_es <- system.time(ex <- knn(X, 11, query = X[sample_q, , drop = FALSE], method = "exact"))[["elapsed"]]
+  t_exact <- t_es * grid_n / length(sample_q)
+  ex_idx <- t(vapply(seq_along(sample_q), function(r) setdiff(ex$idx[r, ], sample_q[r])[1:10], integer(10)))
+  options(manifoldOOS.hnsw_cache = FALSE)
+  for (g in seq_len(nrow(grid))) {
+    a <- as.list(grid[g, ])
+    t_h <- system.time(h <- knn(X, 10, method = "hnsw", hnsw_args = a))[["elapsed"]]
+    t_r <- rec_r <- NA_real_
+    if (have("RcppHNSW")) {
+      t_r <- system.time(r <- RcppHNSW::hnsw_knn(X, k = 11, M = a$M, ef_construction = a$ef_construction,
+                                                  ef = a$ef, n_threads = 2))[["elapsed"]]
+      rec_r <- recall(r$idx[sample_q, -1, drop = FALSE], ex_idx)
+    }
+    gr[[length(gr) + 1L]] <- data.frame(
+      n = grid_n, d = d, M = a$M, ef_construction = a$ef_construction, ef = a$ef,
+      hnsw_s = round(t_h, 1), recall = round(recall(h$idx[sample_q, , drop = FALSE], ex_idx), 4),
+      exact_s = round(t_exact, 1), exact_over_hnsw = round(t_exact / t_h, 1),
+      RcppHNSW_s = round(t_r, 1), RcppHNSW_recall = round(rec_r, 4))
+    print(gr[[length(gr)]], row.names = FALSE)
+  }
+  options(manifoldOOS.hnsw_cache = TRUE)
+  rm(X)
+  gc(FALSE)
+}
+print(do.call(rbind, gr), row.names = FALSE)
+}
+
 if ("threshold" %in% parts) {
 cat("\n-- method = \"auto\" threshold: exact vs HNSW self-kNN (k = 10), d = 50 --\n")
 thr <- do.call(rbind, lapply(c(1e4, 2e4, 5e4), function(n) {
   X <- latent(n, 50L, 3)
   options(manifoldOOS.hnsw_cache = FALSE)
   te <- system.time(knn(X, 10, method = "exact"))[["elapsed"]]
-  th <- system.time(knn(X, 10, method = "hnsw", hnsw_args = list(M = 16, ef_construction = 100)))[["elapsed"]]
+  th <- system.time(knn(X, 10, method = "hnsw"))[["elapsed"]]
   data.frame(n = n, exact_s = round(te, 2), hnsw_s = round(th, 2), exact_over_hnsw = round(te / th, 2))
 }))
 options(manifoldOOS.hnsw_cache = TRUE)
 print(thr, row.names = FALSE)
 }
 
-if (big) {
-  cat("\n-- LE and LTSA fits on 1e6 x 50 (knn_method = \"auto\" -> HNSW) --\n")
-  X <- roll50(1e6, 5)
-  for (f in c("laplacian_eigenmaps", "ltsa")) {
-    t <- system.time(fit <- get(f)(X, 2, k = 10))[["elapsed"]]
-    cat(sprintf("  %s: %.0f s, search %s\n", f, t, fit$params$knn_method))
+if (big || "fits" %in% parts) {
+  n_big <- num_env("SCALE_FIT_BIG", 1e6)
+  fit_names <- strsplit(Sys.getenv("SCALE_FITS", "laplacian_eigenmaps,ltsa"), ",")[[1]]
+  cat(sprintf("\n-- LE and LTSA fits on %s x 50 (knn_method = \"auto\" -> HNSW; child processes) --\n",
+              format(n_big, big.mark = ",", scientific = FALSE)))
+  saveRDS(roll50(n_big, 5), file.path(work, "xbig.rds"), compress = FALSE)
+  for (f in fit_names) {
+    # the roll's true parameter t is regenerated from the seed of roll50(n_big, 5)
+    r <- run_child(c(
+      sprintf('X <- readRDS("%s")', file.path(work, "xbig.rds")),
+      't0 <- proc.time()[["elapsed"]]',
+      sprintf('fit <- %s(X, 2, k = 10, verbose = TRUE)', f),
+      'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))',
+      'cat(sprintf("RESULT hnsw %d\\n", as.integer(fit$params$knn_method == "hnsw")))',
+      sprintf('set.seed(5); tt <- 1.5 * pi * (1 + 2 * runif(%.0f))', n_big),
+      'Y <- fit$embedding',
+      'cat(sprintf("RESULT spearman_t %.4f\\n", max(abs(cor(Y, tt, method = "spearman")))))',
+      'set.seed(1); s <- sample.int(nrow(X), 5000)',
+      'cat(sprintf("RESULT trust_5000 %.4f\\n", trustworthiness(X[s, ], Y[s, ], k = 10)))'),
+      keep = "^[0-9]{2}:[0-9]{2}:[0-9]{2} ")
+    if (length(r$values)) {
+      cat(sprintf("  %s: %.0f s, search %s, peak RSS %.0f MB, max |Spearman(y_j, t)| = %.4f, trustworthiness (k = 10, 5000-point sample) = %.4f\n",
+                  f, r$values[["seconds"]], if (isTRUE(r$values[["hnsw"]] == 1)) "hnsw" else "exact", r$rss,
+                  r$values[["spearman_t"]], r$values[["trust_5000"]]))
+    }
   }
 } else {
   cat("\n  (n = 1e6 HNSW rows and the LE/LTSA fits on 1e6 x 50 run with SCALE_BIG=1)\n")

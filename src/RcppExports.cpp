@@ -78,6 +78,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_eigs_bottom_deflated
+Rcpp::List mo_eigs_bottom_deflated(const Eigen::Map<Eigen::SparseMatrix<double>> A, const arma::vec& null_vec, int m, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_eigs_bottom_deflated(SEXP ASEXP, SEXP null_vecSEXP, SEXP mSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type null_vec(null_vecSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_eigs_bottom_deflated(A, null_vec, m, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_geigs_sparse
 Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, const Eigen::Map<Eigen::SparseMatrix<double>> B, std::string which, int m, Rcpp::List opts);
 RcppExport SEXP _manifoldOOS_mo_geigs_sparse(SEXP ASEXP, SEXP BSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP optsSEXP) {
@@ -1476,6 +1490,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_geigs_dense", (DL_FUNC) &_manifoldOOS_mo_geigs_dense, 5},
     {"_manifoldOOS_mo_drop_trivial", (DL_FUNC) &_manifoldOOS_mo_drop_trivial, 4},
     {"_manifoldOOS_mo_eigs_sparse", (DL_FUNC) &_manifoldOOS_mo_eigs_sparse, 4},
+    {"_manifoldOOS_mo_eigs_bottom_deflated", (DL_FUNC) &_manifoldOOS_mo_eigs_bottom_deflated, 4},
     {"_manifoldOOS_mo_geigs_sparse", (DL_FUNC) &_manifoldOOS_mo_geigs_sparse, 5},
     {"_manifoldOOS_mo_eigs_dense_auto", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_auto, 5},
     {"_manifoldOOS_mo_eigs_dense_top_matfree", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_top_matfree, 4},

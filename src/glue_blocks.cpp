@@ -6,6 +6,7 @@
 #define MO_GLUE_EIGEN
 #include "glue.h"
 
+#include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/graph.h>
@@ -124,6 +125,19 @@ Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::
     return eigen_result_to_list(manifoldOOS::eigs_sym(manifoldOOS::sym_problem::sparse(As),
                                                 manifoldOOS::parse_eig_which(which), m,
                                                 mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Bottom m pairs of a sparse PSD A on the orthogonal complement of its null
+// vector `null_vec` (the deflated solver of eigen_deflate.h).
+// [[Rcpp::export(.mo_eigs_bottom_deflated)]]
+Rcpp::List mo_eigs_bottom_deflated(const Eigen::Map<Eigen::SparseMatrix<double>> A,
+                                   const arma::vec& null_vec, int m, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e As(A);
+    return eigen_result_to_list(
+        manifoldOOS::eigs_sparse_bottom_deflated(As, null_vec, m, mo_eig_options(opts)));
   }
   MO_CATCH
 }

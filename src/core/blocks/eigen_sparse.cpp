@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/spd_factor.h>
 
@@ -774,6 +775,102 @@ eigen_result eigs_sym(const sym_problem& P, eig_which which, long m, const eig_o
     return r;
   }
   return which == eig_which::bottom ? eigs_sparse_bottom(A, m, o) : eigs_sparse_top(A, m, o);
+}
+
+
+// ---- deflated bottom solve (declared in <manifoldOOS/blocks/eigen_deflate.h>) --------------------
+
+namespace detail {
+
+// y = P (A - sigma I)^{-1} P x with P = I - u u' (|u| = 1): the shift-solve of
+// ldlt_shift_op on the orthogonal complement of u.
+class deflated_shift_op {
+ public:
+  using Scalar = double;
+  deflated_shift_op(const sp_mat_e& A, const arma::vec& u) : inner_(A), u_(u), w_(u.n_elem) {}
+  Eigen::Index rows() const { return inner_.rows(); }
+  Eigen::Index cols() const { return inner_.cols(); }
+  void set_shift(double sigma) { inner_.set_shift(sigma); }
+  void perform_op(const double* x, double* y) const {
+    const arma::uword n = u_.n_elem;
+    const arma::vec xv(const_cast<double*>(x), n, false, true);
+    w_ = xv - arma::dot(u_, xv) * u_;
+    inner_.perform_op(w_.memptr(), y);
+    arma::vec yv(y, n, false, true);
+    yv -= arma::dot(u_, yv) * u_;
+  }
+
+ private:
+  ldlt_shift_op inner_;
+  const arma::vec& u_;
+  mutable arma::vec w_;
+};
+
+}  // namespace detail
+
+void check_deflated_gap(const arma::vec& values, double scale, double tol_rel) {
+  if (values.is_empty()) return;
+  const double tol_null = tol_rel * scale;
+  if (values(0) < tol_null) {
+    std::ostringstream os;
+    os << "graph disconnected or degenerate problem: a non-trivial eigenvalue (" << values(0)
+       << ") is below the null tolerance " << tol_null;
+    throw input_error(os.str());
+  }
+}
+
+eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
+                                         const eig_options& o) {
+  detail::check_sparse(A, "the matrix");
+  const long n = A.rows();
+  if (m < 1 || m > n - 2) throw input_error("the number of eigenpairs must lie in [1, n - 2]");
+  if (long(null_vec.n_elem) != n) {
+    throw input_error("the null vector and the matrix have incompatible dimensions");
+  }
+  if (!(o.shift_eps > 0)) throw input_error("`shift_eps` must be positive");
+  const double nv = arma::norm(null_vec);
+  if (!(nv > 0) || !null_vec.is_finite()) throw input_error("the null vector must be finite and non-zero");
+  const arma::vec u = null_vec / nv;
+  const double na = detail::sparse_norm_inf(A);
+  {
+    Eigen::Map<const Eigen::VectorXd> ue(u.memptr(), n);
+    const double au = (A * ue).norm();
+    if (au > 1e-8 * (na > 0 ? na : 1.0)) {
+      std::ostringstream os;
+      os << "the deflated vector is not a null vector of the matrix (|A u| = " << au << ")";
+      throw input_error(os.str());
+    }
+  }
+  const double sigma = -o.shift_eps * detail::shift_scale(detail::sparse_trace(A), n);
+  detail::deflated_shift_op op(A, u);
+  op.set_shift(sigma);  // factorise once; reused by the retry
+  // Dense fallback: A + c u u' with c above the spectrum moves the null pair
+  // to the top, so the bottom m pairs are the non-trivial ones.
+  auto dense = [&]() {
+    arma::mat Ad = detail::sparse_to_dense(A);
+    Ad += (na + 1.0) * (u * u.t());
+    return eig_dense(0.5 * (Ad + Ad.t()), eig_which::bottom, m);
+  };
+  eigen_result res = detail::iterate_with_retry(
+      n, m, o,
+      [&](long ncv) { return detail::spectra_shift_invert(op, m, ncv, sigma, o.maxit, o.tol); },
+      dense, "spectra_shift_invert_deflated", true);
+  // exact orthogonality to u (the iterates are orthogonal to rounding)
+  for (arma::uword j = 0; j < res.vectors.n_cols; ++j) {
+    arma::vec v = res.vectors.col(j);
+    v -= arma::dot(u, v) * u;
+    res.vectors.col(j) = v / arma::norm(v);
+  }
+  fix_signs(res.vectors);
+  res.shift = sigma;
+  res.residual = detail::residual_sparse(A, res);
+  if (!(res.residual <= 1e-6)) {
+    std::ostringstream os;
+    os << "the deflated shift-invert solve returned eigenpairs with relative residual "
+       << res.residual << " (above 1e-6)";
+    throw convergence_error(os.str());
+  }
+  return res;
 }
 
 }  // namespace manifoldOOS

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/kernels.h>
@@ -89,15 +90,56 @@ inline void le_finish(le_result& out, const eigen_result& res, const arma::vec& 
   out.note = res.note;
 }
 
+// Iterative path: the q non-trivial pairs of the PSD matrix A (null vector
+// `null_vec`) by the deflated solver; `back` as in le_finish(). The dropped
+// value is the Rayleigh quotient of the null vector (0 to rounding).
+inline void le_fit_deflated(le_result& out, const sp_mat_e& A, const arma::vec& null_vec,
+                            double scale, const arma::vec& back, int q, const eig_options& o) {
+  eigen_result res = eigs_sparse_bottom_deflated(A, null_vec, q, o);
+  check_deflated_gap(res.values, scale);
+  out.Y = res.vectors;
+  if (!back.is_empty()) out.Y.each_col() %= back;
+  fix_signs(out.Y);
+  out.values = res.values;
+  Eigen::Map<const Eigen::VectorXd> ue(null_vec.memptr(), A.rows());
+  out.dropped = ue.dot(A * ue) / ue.squaredNorm();
+  out.method = res.method_used;
+  out.residual = res.residual;
+  out.note = res.note;
+}
+
 }  // namespace detail
 
-// Sparse symmetric weights W (zero diagonal).
+// Sparse symmetric weights W (zero diagonal). The dense solver (n <=
+// o.dense_max_n under method "auto", or method "dense") computes q + 1 pairs
+// and drops the trivial one; the iterative solver deflates the known null
+// vector instead (see eigen_deflate.h): the generalised problem is solved
+// as L_sym u = lambda u with z = D^{-1/2} u.
 inline le_result le_fit_sparse(const sp_mat_e& W, le_variant variant, int q,
                                const eig_options& o) {
   const long n = W.rows();
   if (q < 1 || q + 1 > n - 1) throw input_error("`ndim` must lie in [1, n - 2]");
   le_result out;
   const csc_view wv = view_of(W);
+  const bool iterative = o.method == eig_method::iterative ||
+                         (o.method == eig_method::automatic && n > o.dense_max_n);
+  if (iterative) {
+    const bool normalised = variant != le_variant::unnormalized;
+    laplacian_result lr = graph_laplacian(wv, normalised ? laplacian_type::symmetric
+                                                         : laplacian_type::unnormalized);
+    out.degree = arma::vec(lr.degree);
+    if (normalised) {
+      detail::check_isolated(out.degree);
+      const arma::vec sq = arma::sqrt(out.degree);
+      detail::le_fit_deflated(out, lr.L, sq, 1.0,
+                              variant == le_variant::generalized ? arma::vec(1.0 / sq) : arma::vec(),
+                              q, o);
+    } else {
+      detail::le_fit_deflated(out, lr.L, arma::vec(n, arma::fill::ones),
+                              detail::shift_scale(arma::accu(out.degree), n), arma::vec(), q, o);
+    }
+    return out;
+  }
   if (variant == le_variant::symmetric) {
     laplacian_result lr = graph_laplacian(wv, laplacian_type::symmetric);
     out.degree = arma::vec(lr.degree);
