@@ -8,6 +8,7 @@
 #   SCALE_ONE_ROWS  rows of the one-worker reference run      default min(SCALE_ROWS, 1e6)
 #                   (its throughput is rows / s, so a shorter run of the same
 #                   chunked loop gives the same rate; the other modes use SCALE_ROWS)
+#   SCALE_RULES     rules of the predict part (comma separated)  default goose,lgrm
 #   SCALE_KNN_N     HNSW vs exact sizes (comma separated)    default 1e5
 #   SCALE_PARTS     parts to run (comma separated): predict,file,knn,threshold (default),
 #                   hnsw_grid (recall / time of a few HNSW settings; SCALE_GRID_N, default 1e5,
@@ -25,6 +26,7 @@ n_one <- min(n_rows, num_env("SCALE_ONE_ROWS", min(n_rows, 1e6)))
 knn_ns <- as.numeric(strsplit(Sys.getenv("SCALE_KNN_N", "1e5"), ",")[[1]])
 big <- identical(Sys.getenv("SCALE_BIG"), "1")
 parts <- strsplit(Sys.getenv("SCALE_PARTS", "predict,file,knn,threshold"), ",")[[1]]
+rules <- strsplit(Sys.getenv("SCALE_RULES", "goose,lgrm"), ",")[[1]]
 if (big) knn_ns <- sort(unique(c(knn_ns, 1e6)))
 p <- 50L
 reduced <- n_rows < 1e7
@@ -115,7 +117,7 @@ predict_case <- function(rule, mode) {
 
 if ("predict" %in% parts) {
 cat("\n-- predict(): throughput and memory (child processes; workers single-threaded) --\n")
-pr <- do.call(rbind, lapply(c("goose", "lgrm"), function(rule) {
+pr <- do.call(rbind, lapply(rules, function(rule) {
   do.call(rbind, lapply(c("in_process", "one_worker", "two_workers"), function(m) predict_case(rule, m)))
 }))
 pr$rows_per_s <- round(pr$rows_per_s)
@@ -123,7 +125,7 @@ pr$seconds <- round(pr$seconds, 2)
 pr$peak_rss_mb <- round(pr$peak_rss_mb)
 pr$worker_peak_rss_mb <- round(pr$worker_peak_rss_mb)
 print(pr, row.names = FALSE)
-for (rule in c("goose", "lgrm")) {
+for (rule in rules) {
   s <- pr[pr$rule == rule, ]
   tp <- stats::setNames(s$rows_per_s, s$mode)
   cat(sprintf("  %s: 2 workers / 1 worker = %.2f (target >= 1.7); 2 workers / in-process 2 threads = %.2f (target >= 0.9)\n",
