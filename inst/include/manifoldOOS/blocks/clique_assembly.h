@@ -21,10 +21,8 @@
 #include <armadillo>
 #include <Eigen/Sparse>
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <cstdint>
-#include <exception>
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
@@ -123,31 +121,16 @@ inline sp_mat_e assemble_cliques_compressed(long n, const arma::Mat<int>& nbhd, 
   if (chunk <= 0) chunk = std::max<long>(1024, (1L << 22) / std::max<long>(kk, 1));
   std::vector<double> buf(static_cast<std::size_t>(std::min(chunk, nc)) * static_cast<std::size_t>(kk));
   std::vector<std::int64_t> cursor(mstart.begin(), mstart.end() - 1);
-  // An exception must not leave the OpenMP loop body: the first one is kept
-  // and rethrown after the loop.
-  std::exception_ptr err = nullptr;
-  std::atomic<bool> failed{false};
+  // parallel_row_blocks rethrows the first exception of `fill` after the loop.
   for (long s0 = 0; s0 < nc; s0 += chunk) {
     const long s1 = std::min(nc, s0 + chunk);
     parallel_row_blocks(
         static_cast<std::size_t>(s1 - s0), static_cast<std::size_t>(s1 - s0), n_threads, noop_prepare,
         make_state,
         [&](auto& st, std::size_t j) {
-          if (failed.load(std::memory_order_relaxed)) return;
-          try {
-            fill(st, s0 + static_cast<long>(j), buf.data() + j * static_cast<std::size_t>(kk));
-          } catch (...) {
-#ifdef _OPENMP
-#pragma omp critical(mo_clique_assembly_err)
-#endif
-            {
-              if (!err) err = std::current_exception();
-              failed.store(true);
-            }
-          }
+          fill(st, s0 + static_cast<long>(j), buf.data() + j * static_cast<std::size_t>(kk));
         },
         finish, 64);
-    if (err) std::rethrow_exception(err);
     const std::int64_t lim = static_cast<std::int64_t>(s1) * k;  // refs of cliques < s1
     parallel_row_blocks(
         n, n, n_threads, noop_prepare, [] { return 0; },
