@@ -291,6 +291,17 @@ if (mode == "baselines") {
     }
     sv <- comp[comp$method == "SVM" & !comp$split %in% b_splits, ]
     done <- sprintf("%s/%d/%d", sv$dataset, sv$n_per_class, sv$split)
+    # settings of these splits that an earlier, budgeted run already tuned
+    # (they have SVM rows and tuning rows) are kept and not run again: the
+    # result would be the same, as every split has a fixed seed
+    if (file.exists(ft)) {
+      sv_b <- comp[comp$method == "SVM" & comp$split %in% b_splits, ]
+      key_b <- sprintf("%s/%d/%d", sv_b$dataset, sv_b$n_per_class, sv_b$split)
+      key_t <- sprintf("%s/%d/%d", old_t$dataset, old_t$n_per_class, old_t$split)
+      prior <- intersect(key_b, key_t)
+      tuned[[1]] <- rbind(tuned[[1]], old_t[key_t %in% prior, , drop = FALSE])
+      done <- c(done, prior)
+    }
   }
   stopped <- FALSE
   for (sp in b_splits) {
@@ -298,6 +309,7 @@ if (mode == "baselines") {
       if (!dir.exists(file.path(path, nm))) next
       ds <- sosi_data(nm, path)
       for (n_per in cfg[[nm]]$n_per) {
+        if (sprintf("%s/%d/%d", nm, n_per, sp) %in% done) next
         if (as.numeric(difftime(Sys.time(), t_start, units = "mins")) > budget) { stopped <- TRUE; break }
         c0 <- proc.time()[["elapsed"]]
         r <- run_baselines(ds, n_per, sp, cfg[[nm]]$ndim)
