@@ -99,8 +99,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue()
-  ndim <- check_ndim(ndim, n - 2L)
+  n <- fit_prologue(ndim_gap = 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
   weights <- check_choice(weights, c("heat", "binary"), "weights")
   laplacian <- check_choice(laplacian, c("generalized", "symmetric", "unnormalized"), "laplacian")

@@ -412,11 +412,14 @@ predict_rule_args <- function(object, method) {
 # The opening shared by the fitting functions: checks `verbose`, makes `X` a
 # numeric matrix of at least `min_rows` rows and resolves `knn_method` for it,
 # all in the calling function's frame (which must have `X`, `verbose` and
-# `knn_method`); returns the number of rows.
-fit_prologue <- function(min_rows = 4L, env = parent.frame()) {
+# `knn_method`); with `ndim_gap` a number, also checks the frame's `ndim`
+# (1 <= ndim <= nrow(X) - ndim_gap). Returns the number of rows.
+fit_prologue <- function(min_rows = 4L, ndim_gap = NULL, env = parent.frame()) {
   env$verbose <- check_verbose(env$verbose)
   env$X <- as_data_matrix(env$X, "X", min_rows = min_rows)
   # the resolved search stays the session default until the FIT returns (on.exit in env)
   env$knn_method <- local_knn_method(env$knn_method, env$X, envir = env)
-  nrow(env$X)
+  n <- nrow(env$X)
+  if (!is.null(ndim_gap)) env$ndim <- check_ndim(env$ndim, n - ndim_gap)
+  n
 }
