@@ -116,12 +116,9 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   t <- check_number(t, "t", lower = 0)
   k <- check_k(k, n)
   kernel <- check_choice(kernel, c("auto", "dense", "knn"), "kernel")
-  if (is.character(bandwidth)) {
-    rule <- check_choice(bandwidth, c("median_knn", "median_pairwise", "mean_pairwise"), "bandwidth")
-  } else {
-    bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
-    rule <- "user"
-  }
+  bw <- check_width_rule(bandwidth, "bandwidth", c("median_knn", "median_pairwise", "mean_pairwise"))
+  rule <- bw$rule
+  bandwidth <- bw$value
   if (kernel == "auto") {
     kernel <- if (n <= getOption("manifoldOOS.dense_max_n", 2000L)) "dense" else "knn"
   }

@@ -267,6 +267,14 @@ check_choice <- function(x, choices, arg) {
   choices[hit]
 }
 
+# A heat-kernel width given as one of the rule names `rules` or as a positive
+# number: list(rule = the matched rule name, or "user" for a number; value =
+# the checked number, or `x` itself for a rule).
+check_width_rule <- function(x, arg, rules = c("median_knn", "mean_pairwise", "median_pairwise")) {
+  if (is.character(x)) return(list(rule = check_choice(x, rules, arg), value = x))
+  list(rule = "user", value = check_number(x, arg, lower = 0, lower_open = TRUE))
+}
+
 check_threads <- function(n_threads, arg = "n_threads") {
   check_number(n_threads, arg, lower = 0, integer = TRUE)
 }
