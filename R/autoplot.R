@@ -43,27 +43,25 @@ fortify.manifold_fit <- function(model, data = NULL, color = NULL, newdata = NUL
       abort_input("dims", sprintf("must be two dimensions in 1..%d.", ncol(Y)))
     }
   }
-  if (!is.null(color) && length(color) != nrow(Y)) {
-    abort_input("color", sprintf("must have one value per training point (%d); it has %d.",
-                                 nrow(Y), length(color)))
-  }
-  df <- data.frame(x = Y[, dims[1]], y = Y[, dims[2]], set = "training",
-                   stringsAsFactors = FALSE)
-  df$color <- if (is.null(color)) NA else color
+  df <- coords_frame(Y, dims, "training", color, "color", "training point")
   if (is.null(newdata)) check_dots(..., fun = "autoplot()", context = "without `newdata` nothing is predicted")
   if (!is.null(newdata)) {
     Yn <- predict(model, newdata, method = method, ...)
     if (ncol(Yn) == 1L) Yn <- cbind(Yn, 0)
-    if (!is.null(new_color) && length(new_color) != nrow(Yn)) {
-      abort_input("new_color", sprintf("must have one value per row of newdata (%d); it has %d.",
-                                       nrow(Yn), length(new_color)))
-    }
-    dn <- data.frame(x = Yn[, dims[1]], y = Yn[, dims[2]], set = "predicted",
-                     stringsAsFactors = FALSE)
-    dn$color <- if (is.null(new_color)) NA else new_color
-    df <- rbind(df, dn)
+    df <- rbind(df, coords_frame(Yn, dims, "predicted", new_color, "new_color", "row of newdata"))
   }
   df$set <- factor(df$set, c("training", "predicted"))
+  df
+}
+
+# The columns `dims` of the coordinates Y as a data frame (x, y, set, color);
+# `color` (the argument `arg`) must be NULL or have one value per row (`what`).
+coords_frame <- function(Y, dims, set, color, arg, what) {
+  if (!is.null(color) && length(color) != nrow(Y)) {
+    abort_input(arg, sprintf("must have one value per %s (%d); it has %d.", what, nrow(Y), length(color)))
+  }
+  df <- data.frame(x = Y[, dims[1]], y = Y[, dims[2]], set = set, stringsAsFactors = FALSE)
+  df$color <- if (is.null(color)) NA else color
   df
 }
 

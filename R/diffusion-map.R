@@ -111,18 +111,14 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
                           knn_method = getOption("manifoldOOS.knn_method", "auto"),
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue()
-  ndim <- check_ndim(ndim, n - 2L)
+  n <- fit_prologue(ndim_gap = 2L)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
   t <- check_number(t, "t", lower = 0)
   k <- check_k(k, n)
   kernel <- check_choice(kernel, c("auto", "dense", "knn"), "kernel")
-  if (is.character(bandwidth)) {
-    rule <- check_choice(bandwidth, c("median_knn", "median_pairwise", "mean_pairwise"), "bandwidth")
-  } else {
-    bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
-    rule <- "user"
-  }
+  bw <- check_width_rule(bandwidth, "bandwidth", c("median_knn", "median_pairwise", "mean_pairwise"))
+  rule <- bw$rule
+  bandwidth <- bw$value
   if (kernel == "auto") {
     kernel <- if (n <= getOption("manifoldOOS.dense_max_n", 2000L)) "dense" else "knn"
   }

@@ -41,6 +41,15 @@ check_n_points <- function(n, arg = "n") check_number(n, arg, lower = 3, integer
 
 check_noise <- function(noise, arg = "noise") check_number(noise, arg, lower = 0)
 
+# The arguments every manifold generator takes, checked in the generator's
+# frame (which must have `n`, `noise` and `seed`).
+check_generator_args <- function(env = parent.frame()) {
+  env$n <- check_n_points(env$n)
+  env$noise <- check_noise(env$noise)
+  env$seed <- check_seed(env$seed)
+  invisible(NULL)
+}
+
 # Matrix with columns x, y, z.
 xyz <- function(a, b, c) {
   m <- cbind(a, b, c)
@@ -179,13 +188,11 @@ swiss_roll <- function(n, noise = 0, hole = FALSE,
                        convention = c("drtoolbox", "sklearn", "wittman"),
                        hole_convention = c("wittman", "sklearn"),
                        z_scale = 1, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   hole <- check_flag(hole, "hole")
   convention <- check_choice(convention, c("drtoolbox", "sklearn", "wittman"), "convention")
   hole_convention <- check_choice(hole_convention, c("wittman", "sklearn"), "hole_convention")
   z_scale <- check_number(z_scale, "z_scale", lower = 0, lower_open = TRUE)
-  seed <- check_seed(seed)
   scheme <- if (hole) paste0("hole_", hole_convention) else convention
   if (z_scale != 1 && scheme %in% c("drtoolbox", "sklearn", "hole_sklearn")) {
     abort_input("z_scale", sprintf("must be 1 for the \"%s\" convention (only Wittman's rolls scale z).",
@@ -365,10 +372,8 @@ synthetic_zeros <- function(n, size = 16, seed = NULL) {
 #' br <- broken_swiss_roll(600, seed = 1)
 #' plot(br$truth, col = br$labels, pch = 16, cex = 0.5)
 broken_swiss_roll <- function(n, noise = 0, shuffle = TRUE, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   shuffle <- check_flag(shuffle, "shuffle")
-  seed <- check_seed(seed)
   n1 <- as.integer(ceiling(n / 2))
   n2 <- n - n1
   res <- with_seed_mo(seed, {
@@ -406,9 +411,7 @@ broken_swiss_roll <- function(n, noise = 0, shuffle = TRUE, seed = NULL) {
 #' s <- s_curve(500, seed = 1)
 #' plot(s$x[, c(1, 3)], col = hcl.colors(50)[cut(s$color, 50)], pch = 16, asp = 1)
 s_curve <- function(n, noise = 0, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
-  seed <- check_seed(seed)
+  check_generator_args()
   res <- with_seed_mo(seed, {
     t <- 3 * pi * (stats::runif(n) - 0.5)
     y <- 2 * stats::runif(n)
@@ -438,10 +441,8 @@ s_curve <- function(n, noise = 0, seed = NULL) {
 #' g <- gaussian_surface(500, seed = 1)
 #' plot(g$truth, col = hcl.colors(50)[cut(g$color, 50)], pch = 16, asp = 1)
 gaussian_surface <- function(n, noise = 0, sigma = 1, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
-  seed <- check_seed(seed)
   res <- with_seed_mo(seed, {
     a <- sigma * stats::rnorm(n)
     b <- sigma * stats::rnorm(n)
@@ -479,14 +480,12 @@ gaussian_surface <- function(n, noise = 0, sigma = 1, seed = NULL) {
 #' plot(tp$truth, col = hcl.colors(50)[cut(tp$color, 50)], pch = 16, asp = 1)
 twin_peaks <- function(n, noise = 0, convention = c("drtoolbox", "wittman"), z_scale = 1,
                        seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   convention <- check_choice(convention, c("drtoolbox", "wittman"), "convention")
   z_scale <- check_number(z_scale, "z_scale", lower = 0, lower_open = TRUE)
   if (convention == "drtoolbox" && z_scale != 1) {
     abort_input("z_scale", "must be 1 for the \"drtoolbox\" convention (its height factor is fixed at 10).")
   }
-  seed <- check_seed(seed)
   factor <- if (convention == "drtoolbox") 10 else z_scale
   res <- with_seed_mo(seed, {
     ab <- 1 - 2 * matrix(stats::runif(2 * n), 2, n)   # drawn as (a1, b1, a2, b2, ...)
@@ -534,11 +533,9 @@ twin_peaks <- function(n, noise = 0, convention = c("drtoolbox", "wittman"), z_s
 #' hx <- helix(400, noise = 0.05, seed = 1)
 #' plot(hx$x[, 1:2], col = hcl.colors(50)[cut(hx$color, 50)], pch = 16, asp = 1)
 helix <- function(n, noise = 0, rate = 1, shuffle = TRUE, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   rate <- check_number(rate, "rate", lower = 0, lower_open = TRUE)
   shuffle <- check_flag(shuffle, "shuffle")
-  seed <- check_seed(seed)
   t <- 2 * pi * (seq_len(n) / n)^rate
   x0 <- xyz((2 + cos(8 * t)) * cos(t), (2 + cos(8 * t)) * sin(t), sin(8 * t))
   res <- with_seed_mo(seed, {
@@ -583,12 +580,10 @@ helix <- function(n, noise = 0, rate = 1, shuffle = TRUE, seed = NULL) {
 #' plot(ps$x[, c(1, 3)], col = hcl.colors(50)[cut(ps$color, 50)], pch = 16, asp = 1)
 punctured_sphere <- function(n, noise = 0, convention = c("wittman", "random"), z_scale = 1,
                              shuffle = TRUE, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   convention <- check_choice(convention, c("wittman", "random"), "convention")
   z_scale <- check_number(z_scale, "z_scale", lower = 0, lower_open = TRUE)
   shuffle <- check_flag(shuffle, "shuffle")
-  seed <- check_seed(seed)
   delta <- NULL
   r_max <- 9 / sqrt(pi)
   if (convention == "wittman") {
@@ -647,10 +642,8 @@ punctured_sphere <- function(n, noise = 0, convention = c("wittman", "random"), 
 #' fb <- fishbowl(800, seed = 1)
 #' plot(fb$x[, c(1, 3)], col = hcl.colors(50)[cut(fb$color, 50)], pch = 16, asp = 1)
 fishbowl <- function(n, noise = 0, convention = c("conformal", "uniform"), seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
+  check_generator_args()
   convention <- check_choice(convention, c("conformal", "uniform"), "convention")
-  seed <- check_seed(seed)
   rho <- 2
   z_max <- (rho^2 - 1) / (rho^2 + 1)
   res <- with_seed_mo(seed, {
@@ -697,9 +690,7 @@ fishbowl <- function(n, noise = 0, convention = c("conformal", "uniform"), seed 
 #' mb <- mobius(600, seed = 1)
 #' plot(mb$x[, 1:2], col = hcl.colors(50)[cut(mb$color, 50)], pch = 16, asp = 1)
 mobius <- function(n, noise = 0, seed = NULL) {
-  n <- check_n_points(n)
-  noise <- check_noise(noise)
-  seed <- check_seed(seed)
+  check_generator_args()
   res <- with_seed_mo(seed, {
     u <- 2 * pi * stats::runif(n)
     v <- 2 * stats::runif(n) - 1

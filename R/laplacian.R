@@ -99,8 +99,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue()
-  ndim <- check_ndim(ndim, n - 2L)
+  n <- fit_prologue(ndim_gap = 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
   weights <- check_choice(weights, c("heat", "binary"), "weights")
   laplacian <- check_choice(laplacian, c("generalized", "symmetric", "unnormalized"), "laplacian")
@@ -109,12 +108,9 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   heat <- weights == "heat"
   rule <- NA_character_
   if (heat) {
-    if (is.character(bandwidth)) {
-      rule <- check_choice(bandwidth, c("median_knn", "mean_pairwise", "median_pairwise"), "bandwidth")
-    } else {
-      bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
-      rule <- "user"
-    }
+    bw <- check_width_rule(bandwidth, "bandwidth")
+    rule <- bw$rule
+    bandwidth <- bw$value
   }
   need_k <- graph == "knn" || identical(rule, "median_knn")
   k <- if (need_k) check_k(k, n) else NA_integer_

@@ -285,15 +285,10 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
     res <- lp_solve(Xc, L, rep(1, nrow(X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
     values <- res$values
   }
-  lp_ridge_note(res, "lpp")
-  lp_disconnected_note(gr, values, "lpp")
-  lp_progress_done(verbose, "LPP", res, t0, t1)
-  new_linear_fit("manifold_lpp", "LPP", X, mu, res$A, values,
-                 params = list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
-                               constraint = constraint, center = center, pca = cm$pca,
-                               regularize = cm$regularize),
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call,
-                 extra = list(n_components = gr$info$n_components))
+  lp_graph_fit("LPP", X, mu, res, values, gr, verbose, t0, t1, call,
+               params = list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
+                             constraint = constraint, center = center, pca = cm$pca,
+                             regularize = cm$regularize))
 }
 
 # ---- OLPP ---------------------------------------------------------------------
@@ -363,14 +358,9 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
     res <- lp_solve(Xc, L, rep(1, nrow(X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
     values <- res$values
   }
-  lp_ridge_note(res, "olpp")
-  lp_disconnected_note(gr, values, "olpp")
-  lp_progress_done(verbose, "OLPP", res, t0, t1)
-  new_linear_fit("manifold_olpp", "OLPP", X, mu, res$A, values,
-                 params = list(knn_method = knn_method, type = type, k = gr$info$k, weights = gr$info$weights,
-                               sigma = gr$info$sigma, pca = cm$pca),
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call,
-                 extra = list(n_components = gr$info$n_components))
+  lp_graph_fit("OLPP", X, mu, res, values, gr, verbose, t0, t1, call,
+               params = list(knn_method = knn_method, type = type, k = gr$info$k, weights = gr$info$weights,
+                             sigma = gr$info$sigma, pca = cm$pca))
 }
 
 # ---- NPE / NPP and ONPP -------------------------------------------------------------
@@ -404,6 +394,19 @@ lp_progress_graph <- function(verbose, label, gr, t0) {
 lp_progress_done <- function(verbose, label, res, t0, t1) {
   mo_progress(verbose, "%s: eigen-solve done with %s", label, describe_solver(res), start = t1)
   mo_progress(verbose, "%s: done", label, start = t0)
+}
+
+# The end of the graph projections (LPP, OLPP; `label` names the method): the
+# notes on an automatic ridge and on a disconnected graph, the last progress
+# stages, and the fit of class manifold_<label in lower case>.
+lp_graph_fit <- function(label, X, mu, res, values, gr, verbose, t0, t1, call, params) {
+  method <- tolower(label)
+  lp_ridge_note(res, method)
+  lp_disconnected_note(gr, values, method)
+  lp_progress_done(verbose, label, res, t0, t1)
+  new_linear_fit(paste0("manifold_", method), label, X, mu, res$A, values, params = params,
+                 res = res, time = proc.time()[["elapsed"]] - t0, call = call,
+                 extra = list(n_components = gr$info$n_components))
 }
 
 # LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (Roweis & Saul 2000).

@@ -142,8 +142,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue()
-  ndim <- check_ndim(ndim, n - 2L)
+  n <- fit_prologue(ndim_gap = 2L)
   k <- check_k(k, n)
   reg <- check_number(reg, "reg", lower = 0)
   scaling <- check_choice(scaling, c("unit_norm", "unit_cov"), "scaling")

@@ -58,8 +58,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue()
-  ndim <- check_ndim(ndim, n - 2L)
+  n <- fit_prologue(ndim_gap = 2L)
   include_self <- check_flag(include_self, "include_self")
   k <- check_k(k, if (include_self) n + 1L else n, min = if (include_self) 2L else 1L)
   if (k < ndim + 2L) {

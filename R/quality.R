@@ -586,6 +586,13 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
     list(mu = mu, s = s)
   }
   normalise <- function(M, st) pad_columns(sweep(M, 2, st$mu) / st$s, q)
+  # Yn aligned onto Fn (types "procrustes" and "goose")
+  aligned <- function() {
+    switch(align,
+      test = procrustes(Yn, Fn, scale = scale)$fitted,
+      train = apply_procrustes(procrustes(tr$Y, tr$X, scale = scale), Yn),
+      none = pad_columns(Yn, q))
+  }
   m <- nrow(Fn)
   switch(type,
     embedding = {
@@ -615,20 +622,14 @@ oos_error <- function(Y_new, reference_new, Y_train = NULL, reference_train = NU
       sum((F_new - P_new)^2) / m
     },
     procrustes = {
-      fitted <- switch(align,
-        test = procrustes(Yn, Fn, scale = scale)$fitted,
-        train = apply_procrustes(procrustes(tr$Y, tr$X, scale = scale), Yn),
-        none = pad_columns(Yn, q))
+      fitted <- aligned()
       dist <- sqrt(sum((pad_columns(Fn, q) - fitted)^2))
       den <- if (denom == "raw") sqrt(sum(Fn^2)) else sqrt(sum(sweep(Fn, 2, colMeans(Fn))^2))
       if (den == 0) abort_numerical("the reference configuration has zero norm.")
       dist / den
     },
     goose = {
-      fitted <- switch(align,
-        test = procrustes(Yn, Fn, scale = scale)$fitted,
-        train = apply_procrustes(procrustes(tr$Y, tr$X, scale = scale), Yn),
-        none = pad_columns(Yn, q))
+      fitted <- aligned()
       sqrt(sum((pad_columns(Fn, q) - fitted)^2) / m)
     })
 }

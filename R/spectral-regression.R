@@ -157,8 +157,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue(min_rows = 3L)
-  ndim <- check_ndim(ndim, nrow(X) - 2L)
+  n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
   intercept <- check_flag(intercept, "intercept")
@@ -210,8 +209,7 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  n <- fit_prologue(min_rows = 3L)
-  ndim <- check_ndim(ndim, nrow(X) - 2L)
+  n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
   intercept <- check_flag(intercept, "intercept")

@@ -267,6 +267,14 @@ check_choice <- function(x, choices, arg) {
   choices[hit]
 }
 
+# A heat-kernel width given as one of the rule names `rules` or as a positive
+# number: list(rule = the matched rule name, or "user" for a number; value =
+# the checked number, or `x` itself for a rule).
+check_width_rule <- function(x, arg, rules = c("median_knn", "mean_pairwise", "median_pairwise")) {
+  if (is.character(x)) return(list(rule = check_choice(x, rules, arg), value = x))
+  list(rule = "user", value = check_number(x, arg, lower = 0, lower_open = TRUE))
+}
+
 check_threads <- function(n_threads, arg = "n_threads") {
   check_number(n_threads, arg, lower = 0, integer = TRUE)
 }
@@ -412,11 +420,14 @@ predict_rule_args <- function(object, method) {
 # The opening shared by the fitting functions: checks `verbose`, makes `X` a
 # numeric matrix of at least `min_rows` rows and resolves `knn_method` for it,
 # all in the calling function's frame (which must have `X`, `verbose` and
-# `knn_method`); returns the number of rows.
-fit_prologue <- function(min_rows = 4L, env = parent.frame()) {
+# `knn_method`); with `ndim_gap` a number, also checks the frame's `ndim`
+# (1 <= ndim <= nrow(X) - ndim_gap). Returns the number of rows.
+fit_prologue <- function(min_rows = 4L, ndim_gap = NULL, env = parent.frame()) {
   env$verbose <- check_verbose(env$verbose)
   env$X <- as_data_matrix(env$X, "X", min_rows = min_rows)
   # the resolved search stays the session default until the FIT returns (on.exit in env)
   env$knn_method <- local_knn_method(env$knn_method, env$X, envir = env)
-  nrow(env$X)
+  n <- nrow(env$X)
+  if (!is.null(ndim_gap)) env$ndim <- check_ndim(env$ndim, n - ndim_gap)
+  n
 }

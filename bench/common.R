@@ -64,3 +64,36 @@ rdimtools_note <- function() {
               getRversion()))
   invisible(FALSE)
 }
+
+# The Swiss roll of the fit benchmarks: X, n training points (seed 1), and
+# new, n_new points to predict (seed 2).
+bench_roll <- function(n, n_new = 10000L) {
+  list(X = swiss_roll(n, seed = 1)$x, new = swiss_roll(n_new, seed = 2)$x)
+}
+
+# A timing table built row by row: add(case, impl, seconds) appends a row
+# (and prints it when echo = TRUE); table() is the data frame so far, the
+# input of bench_report().
+bench_table <- function(echo = FALSE) {
+  rows <- list()
+  list(add = function(case, impl, seconds) {
+         if (echo) cat(sprintf("  %-40s %-32s %8.3f s\n", case, impl, seconds))
+         rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds)
+       },
+       table = function() do.call(rbind, rows))
+}
+
+# The image data set `name` (load_image_data()) from the first folder that has
+# it: image_data_path(), ../shared/data, or the shared data folder beside the
+# repository; NULL, with a note, when none has it.
+bench_image_data <- function(name) {
+  dirs <- c(image_data_path(), "../shared/data",
+            file.path(get0("bench_dir", ifnotfound = "bench"), "..", "..", "shared", "data"))
+  dirs <- dirs[nzchar(dirs) & dir.exists(dirs)]
+  for (dd in dirs) {
+    d <- tryCatch(load_image_data(name, path = dd), error = function(e) NULL)
+    if (!is.null(d)) return(d)
+  }
+  cat(sprintf("  %s not available (set options(manifoldOOS.data =) or MANIFOLDOOS_DATA); skipped\n", name))
+  NULL
+}

@@ -3,17 +3,8 @@
 # COIL-20 with k = 5 gives a disconnected kNN graph (9 components), so our
 # graph methods use on_disconnected = "connect"; Rdimtools does not check.
 # Also times spectral_regression() (SR, no Rdimtools counterpart).
-data_dirs <- c(image_data_path(), "../shared/data",
-               file.path(get0("bench_dir", ifnotfound = "bench"), "..", "..", "shared", "data"))
-data_dirs <- data_dirs[nzchar(data_dirs) & dir.exists(data_dirs)]
-coil <- NULL
-for (dd in data_dirs) {
-  coil <- tryCatch(load_image_data("COIL20", path = dd), error = function(e) NULL)
-  if (!is.null(coil)) break
-}
-if (is.null(coil)) {
-  cat("  COIL20 not available (set options(manifoldOOS.data =) or MANIFOLDOOS_DATA); skipped\n")
-} else {
+coil <- bench_image_data("COIL20")
+if (!is.null(coil)) {
   X <- coil$x
   ndim <- 10L
   k <- 5L
@@ -33,7 +24,7 @@ if (is.null(coil)) {
               peer = NULL)
   )
   rdimtools_note()
-  rows <- list()
+  tab <- bench_table()
   for (nm in names(cases)) {
     cs <- cases[[nm]]
     fit <- NULL
@@ -41,13 +32,13 @@ if (is.null(coil)) {
     t <- bench_time(eval(cs$ours), reps = reps)
     cat(sprintf("  %-5s ours: elapsed %.2f s (median of %d), user %.2f s; solver %s\n", nm, t, reps, user,
                 if (is.null(fit$solver$path)) "-" else paste(fit$solver$path, fit$solver$eig_method)))
-    rows[[length(rows) + 1]] <- data.frame(case = nm, impl = "manifoldOOS", seconds = t)
+    tab$add(nm, "manifoldOOS", t)
     if (!is.null(cs$peer) && have("Rdimtools")) {
       tp <- tryCatch(bench_time(suppressWarnings(suppressMessages(eval(cs$peer))), reps = reps),
                      error = function(e) { cat("  ", nm, "Rdimtools failed:", conditionMessage(e), "\n"); NA })
-      rows[[length(rows) + 1]] <- data.frame(case = nm, impl = paste0("Rdimtools::do.", nm), seconds = tp)
+      tab$add(nm, paste0("Rdimtools::do.", nm), tp)
     }
   }
   bench_load()
-  bench_report(do.call(rbind, rows))
+  bench_report(tab$table())
 }

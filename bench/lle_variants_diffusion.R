@@ -10,29 +10,26 @@
 local({
   n <- 5000L
   k <- 10L
-  X <- swiss_roll(n, seed = 1)$x
-  new <- swiss_roll(10000L, seed = 2)$x
-  rows <- list()
-  add <- function(case, impl, seconds) {
-    rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds)
-  }
+  roll <- bench_roll(n)
+  tab <- bench_table()
+  add <- tab$add
   for (v in c("standard", "modified", "hessian")) {
     add(sprintf("LLE %s fit n=5000", v), "manifoldOOS",
-        bench_time(lle(X, 2, k = k, variant = v), reps = 3L))
+        bench_time(lle(roll$X, 2, k = k, variant = v), reps = 3L))
   }
   if (have("dimRed")) {
     add("LLE hessian fit n=5000", "dimRed HLLE",
-        bench_once(suppressMessages(dimRed::embed(X, "HLLE", knn = k, ndim = 2, .mute = c("message", "output")))))
+        bench_once(suppressMessages(dimRed::embed(roll$X, "HLLE", knn = k, ndim = 2, .mute = c("message", "output")))))
   }
-  add("diffusion map fit n=5000", "manifoldOOS", bench_time(diffusion_map(X, 2), reps = 3L))
-  fits <- list(hessian = lle(X, 2, k = k, variant = "hessian"),
-               modified = lle(X, 2, k = k, variant = "modified"),
-               diffusion = diffusion_map(X, 2))
+  add("diffusion map fit n=5000", "manifoldOOS", bench_time(diffusion_map(roll$X, 2), reps = 3L))
+  fits <- list(hessian = lle(roll$X, 2, k = k, variant = "hessian"),
+               modified = lle(roll$X, 2, k = k, variant = "modified"),
+               diffusion = diffusion_map(roll$X, 2))
   for (nm in names(fits)) {
     f <- fits[[nm]]
-    add(sprintf("%s predict 10000", nm), "manifoldOOS", bench_time(predict(f, new), reps = 3L))
+    add(sprintf("%s predict 10000", nm), "manifoldOOS", bench_time(predict(f, roll$new), reps = 3L))
   }
-  bench_report(do.call(rbind, rows))
+  bench_report(tab$table())
   if (have("dimRed")) {
     X1 <- swiss_roll(1000L, seed = 3)$x
     ours <- embedding(lle(X1, 2, k = k, variant = "hessian"))

@@ -8,10 +8,8 @@
 # installed on this R 4.2.2), so the peers are our own NPP / ONPP / LLE / KE.
 cat("  load:", system("uptime", intern = TRUE), "\n")
 reps <- as.integer(Sys.getenv("MO_BENCH_REPS", "3"))
-rows <- list()
-add <- function(case, impl, seconds) {
-  rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds)
-}
+tab <- bench_table()
+add <- tab$add
 
 # 1. fit, n = 10,000
 roll <- swiss_roll(10000, convention = "wittman", seed = 1)
@@ -41,17 +39,8 @@ add("predict 1e6", "npp() linear map", bench_time(predict(fnpp, big), reps = rep
 rm(big)
 
 # 3. Frey faces
-data_dirs <- c(image_data_path(), "../shared/data",
-               file.path(get0("bench_dir", ifnotfound = "bench"), "..", "..", "shared", "data"))
-data_dirs <- data_dirs[nzchar(data_dirs) & dir.exists(data_dirs)]
-frey <- NULL
-for (dd in data_dirs) {
-  frey <- tryCatch(load_image_data("Frey", path = dd), error = function(e) NULL)
-  if (!is.null(frey)) break
-}
-if (is.null(frey)) {
-  cat("  Frey not available (set options(manifoldOOS.data =) or MANIFOLDOOS_DATA); skipped\n")
-} else {
+frey <- bench_image_data("Frey")
+if (!is.null(frey)) {
   Xf <- frey$x / 255
   ff <- NULL
   t_frey <- bench_time(ff <- nppe(Xf, ndim = 2, k = 15), reps = 1L)
@@ -79,4 +68,4 @@ add("predict 10,000 (1000 train)", "NPP", bench_time(for (i in 1:20) predict(fp,
 add("predict 10,000 (1000 train)", "ONPP", bench_time(for (i in 1:20) predict(fo, te), reps = 5L) / 20)
 cat(sprintf("  predict 10,000 test points: SNPPE %.2f ms, KE stand-in %.1f ms: KE / SNPPE = %.0fx (target >= 10x)\n",
             1e3 * t_s, 1e3 * t_k, t_k / t_s))
-bench_report(do.call(rbind, rows))
+bench_report(tab$table())

@@ -13,15 +13,12 @@ local({
   n <- if (nzchar(Sys.getenv("MO_BENCH_QUICK"))) 1500L else 5000L
   k <- 10L
   sigma <- 5  # rbf bandwidth for every KPCA (kernlab's rbfdot sigma = 1 / (2 sigma^2))
-  roll <- swiss_roll(n, seed = 1)
-  X <- roll$x
-  new <- swiss_roll(10000L, seed = 2)$x
+  d <- bench_roll(n)
+  X <- d$X
+  new <- d$new
   once <- bench_once
-  rows <- list()
-  add <- function(case, impl, seconds) {
-    cat(sprintf("  %-40s %-32s %8.3f s\n", case, impl, seconds))
-    rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds)
-  }
+  tab <- bench_table(echo = TRUE)
+  add <- tab$add
   vm_hwm <- function() {
     s <- tryCatch(readLines("/proc/self/status"), error = function(e) character(0))
     v <- grep("^VmHWM", s, value = TRUE)
@@ -102,5 +99,5 @@ local({
     # full eigen() of their m x m matrix): not an out-of-sample map, not timed
   }
   bench_load()
-  bench_report(do.call(rbind, rows))
+  bench_report(tab$table())
 })

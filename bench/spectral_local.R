@@ -10,14 +10,12 @@
 local({
   n <- 5000L
   k <- 10L
-  roll <- swiss_roll(n, seed = 1)
-  X <- roll$x
-  new <- swiss_roll(10000L, seed = 2)$x
+  d <- bench_roll(n)
+  X <- d$X
+  new <- d$new
   once <- bench_once
-  rows <- list()
-  add <- function(case, impl, seconds) {
-    rows[[length(rows) + 1L]] <<- data.frame(case = case, impl = impl, seconds = seconds)
-  }
+  tab <- bench_table()
+  add <- tab$add
 
   # ---- fits, n = 5000 ----
   add("LLE fit n=5000", "manifoldOOS", bench_time(lle(X, 2, k = k), reps = 3L))
@@ -56,7 +54,7 @@ local({
     message(sprintf("  dimRed %s offers neither LLE nor LaplacianEigenmaps", packageVersion("dimRed")))
   }
   cat("Fits, Swiss roll n = 5000, k = 10, 2-D (ratio = peer / manifoldOOS; vegan has no LLE/LE/LTSA)\n")
-  bench_report(do.call(rbind, rows))
+  bench_report(tab$table())
 
   # ---- predict 10,000 new points ----
   f_lle <- lle(X, 2, k = k)

@@ -241,16 +241,21 @@ if (sys.nframe() == 0L) {
     utils::write.csv(merge_rows(r$table, file.path(out, "lgrm-fig2.csv")), file.path(out, "lgrm-fig2.csv"),
                      row.names = FALSE)
   }
-  if ("fig5" %in% parts) {
-    d <- swiss_roll(1000, convention = "wittman", seed = seed + 2L)
-    f_runs <- file.path(out, "lgrm-fig5-swissroll-runs.csv")
-    runs <- E$fig5(d$x, d$truth_isometric, 800, n_splits, seed + 3L, sigma = 10, methods = methods_fig5,
+  # E5 on X (part `name`): the runs (saved after every split unless --methods
+  # is given) and their summary, in lgrm-fig5-<name>-runs.csv and lgrm-fig5-<name>.csv
+  run_fig5 <- function(name, X, truth, n_train, seed, sigma, n_total = nrow(X)) {
+    f_runs <- file.path(out, sprintf("lgrm-fig5-%s-runs.csv", name))
+    runs <- E$fig5(X, truth, n_train, n_splits, seed, sigma = sigma, n_total = n_total, methods = methods_fig5,
                    save = if (nzchar(only_m)) NULL else f_runs)
     runs <- merge_rows(runs, f_runs)
     utils::write.csv(runs, f_runs, row.names = FALSE)
     s <- E$summarise_fig5(runs)
     print(s, digits = 4)
-    utils::write.csv(s, file.path(out, "lgrm-fig5-swissroll.csv"), row.names = FALSE)
+    utils::write.csv(s, file.path(out, sprintf("lgrm-fig5-%s.csv", name)), row.names = FALSE)
+  }
+  if ("fig5" %in% parts) {
+    d <- swiss_roll(1000, convention = "wittman", seed = seed + 2L)
+    run_fig5("swissroll", d$x, d$truth_isometric, 800, seed + 3L, sigma = 10)
   }
   have_data <- function(name) {
     ok <- tryCatch(name %in% list_image_data(), error = function(e) FALSE)
@@ -264,15 +269,7 @@ if (sys.nframe() == 0L) {
   }
   if ("frey" %in% parts && have_data("Frey")) {
     fr <- load_image_data("Frey")
-    X <- fr$x / 255
-    f_runs <- file.path(out, "lgrm-fig5-frey-runs.csv")
-    runs <- E$fig5(X, NULL, 1575, n_splits, seed + 4L, sigma = 100, n_total = 1775, methods = methods_fig5,
-                   save = if (nzchar(only_m)) NULL else f_runs)
-    runs <- merge_rows(runs, f_runs)
-    utils::write.csv(runs, f_runs, row.names = FALSE)
-    s <- E$summarise_fig5(runs)
-    print(s, digits = 4)
-    utils::write.csv(s, file.path(out, "lgrm-fig5-frey.csv"), row.names = FALSE)
+    run_fig5("frey", fr$x / 255, NULL, 1575, seed + 4L, sigma = 100, n_total = 1775)
   }
   if (nzchar(only_m)) {
     cat(c("", paste("added rows:", cmd, "at", format(Sys.time(), tz = "UTC"))), sep = "\n",

@@ -2,12 +2,7 @@
 
 kpca_data <- function(n = 200, seed = 11) swiss_roll(n, noise = 0.1, seed = seed)$x
 
-# Sign-insensitive column comparison.
-align_signs <- function(A, B) {
-  s <- sign(colSums(A * B))
-  s[s == 0] <- 1
-  sweep(A, 2, s, "*")
-}
+# align_signs(): helper-data.R
 
 test_that("the linear kernel gives PCA: scores up to sign and l_k = s_k^2", {
   X <- kpca_data()

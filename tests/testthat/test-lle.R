@@ -53,12 +53,7 @@ test_that("LLE is invariant to rotation, translation and scaling of X", {
 
 test_that("dense and sparse eigen-solver paths agree (n = 500)", {
   roll <- swiss_roll(500, seed = 5)
-  fd <- lle(roll$x, 2, k = 10, eigen_solver = "dense")
-  fs <- lle(roll$x, 2, k = 10, eigen_solver = "sparse")
-  expect_match(fs$solver$method, "spectra")
-  expect_match(fd$solver$method, "dense")
-  expect_lt(max_principal_angle(embedding(fd), embedding(fs)), 1e-6)
-  expect_equal(fd$eigenvalues, fs$eigenvalues, tolerance = 1e-7)
+  expect_eigen_paths_agree(function(s) lle(roll$x, 2, k = 10, eigen_solver = s), dense_method = "dense")
 })
 
 test_that("LLE out-of-sample maps: snap, batch = rows, Nystrom factor, saveRDS", {
@@ -101,11 +96,7 @@ test_that("a new point on the plane is mapped to the affine image (reconstructio
   expect_equal(unname(predict(fit, Xq)), cbind(1, zq) %*% B, tolerance = 1e-6, ignore_attr = TRUE)
 })
 
-test_that("Swiss roll n = 2000, k = 10: trustworthiness(10) >= 0.99", {
-  roll <- swiss_roll(2000, seed = 1)
-  fit <- lle(roll$x, 2, k = 10, eigen_solver = "sparse")
-  expect_gte(trustworthiness(roll$x, embedding(fit), k = 10), 0.99)
-})
+test_roll_trustworthiness(function(X) lle(X, 2, k = 10, eigen_solver = "sparse"))
 
 test_that("bad input: k too large, disconnected graph, duplicates, ndim", {
   set.seed(9)
@@ -117,20 +108,12 @@ test_that("bad input: k too large, disconnected graph, duplicates, ndim", {
   Xna <- X
   Xna[3, 2] <- NA
   expect_input_error(lle(Xna, 2, k = 5), "`X`")
-  two <- rbind(matrix(rnorm(60), 30), matrix(rnorm(60), 30) + 100)
-  err <- expect_input_error(lle(two, 2, k = 5), "`k`")
-  expect_match(conditionMessage(err), "2 connected components")
-  # duplicated rows: kept with a warning, no crash, finite embedding
-  roll <- swiss_roll(200, seed = 3)
-  Xd <- rbind(roll$x, roll$x[1:10, ])
-  expect_warning(fd <- lle(Xd, 2, k = 8), class = "manifoldOOS_duplicates_warning")
-  expect_equal(fd$n_duplicates, 10L)
-  expect_true(all(is.finite(embedding(fd))))
-  # many copies of one point (local Gram exactly 0 after centring)
-  Xm <- rbind(roll$x, matrix(roll$x[1, ], 12, 3, byrow = TRUE))
-  fm <- suppressWarnings(tryCatch(lle(Xm, 2, k = 8), manifoldOOS_error = function(e) e))
-  expect_true(inherits(fm, "manifold_lle") || inherits(fm, "manifoldOOS_error"))
-  expect_input_error(predict(lle(roll$x, 2, k = 8), roll$x[, 1:2]), "`newdata`")
+  # two clusters, duplicated rows (all 10 counted), many copies of one point
+  # (local Gram exactly 0 after centring)
+  d <- expect_degenerate_data_handled(function(X, k) lle(X, 2, k = k), "manifold_lle", k_split = 5,
+                                      components = "2 connected components")
+  expect_equal(d$fit$n_duplicates, 10L)
+  expect_input_error(predict(lle(d$roll$x, 2, k = 8), d$roll$x[, 1:2]), "`newdata`")
 })
 
 test_that("print and summary", {

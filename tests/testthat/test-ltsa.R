@@ -43,11 +43,7 @@ test_that("each local block I - G G' annihilates 1 and the tangent coordinates",
 
 test_that("dense and sparse LTSA agree (n = 500)", {
   roll <- swiss_roll(500, seed = 5)
-  fd <- ltsa(roll$x, 2, k = 10, eigen_solver = "dense")
-  fs <- ltsa(roll$x, 2, k = 10, eigen_solver = "sparse")
-  expect_match(fs$solver$method, "spectra")
-  expect_lt(max_principal_angle(embedding(fd), embedding(fs)), 1e-6)
-  expect_equal(fd$eigenvalues, fs$eigenvalues, tolerance = 1e-7)
+  expect_eigen_paths_agree(function(s) ltsa(roll$x, 2, k = 10, eigen_solver = s))
 })
 
 test_that("include_self = FALSE uses the k nearest other points (without the point)", {
@@ -72,11 +68,7 @@ test_that("LTSA prediction: batch = rows, snap, saveRDS", {
                    ignore_attr = TRUE)
 })
 
-test_that("Swiss roll n = 2000, k = 10: trustworthiness(10) >= 0.99", {
-  roll <- swiss_roll(2000, seed = 1)
-  fit <- ltsa(roll$x, 2, k = 10, eigen_solver = "sparse")
-  expect_gte(trustworthiness(roll$x, embedding(fit), k = 10), 0.99)
-})
+test_roll_trustworthiness(function(X) ltsa(X, 2, k = 10, eigen_solver = "sparse"))
 
 test_that("bad input: k, disconnected graph, duplicates", {
   set.seed(9)
@@ -86,15 +78,7 @@ test_that("bad input: k, disconnected graph, duplicates", {
   expect_input_error(ltsa(swiss_roll(100, seed = 1)$x, 2, k = 3, include_self = FALSE), "`k`")
   expect_s3_class(ltsa(swiss_roll(100, seed = 1)$x, 2, k = 4, include_self = FALSE), "manifold_ltsa")
   expect_input_error(ltsa(X, 2, include_self = NA), "`include_self`")
-  two <- rbind(matrix(rnorm(60), 30), matrix(rnorm(60), 30) + 100)
-  err <- expect_input_error(ltsa(two, 2, k = 6), "`k`")
-  expect_match(conditionMessage(err), "connected components")
-  roll <- swiss_roll(200, seed = 3)
-  Xd <- rbind(roll$x, roll$x[1:10, ])
-  expect_warning(fd <- ltsa(Xd, 2, k = 8), class = "manifoldOOS_duplicates_warning")
-  expect_true(all(is.finite(embedding(fd))))
-  # a neighbourhood made of copies of one point: rank warning or classed error, never a crash
-  Xm <- rbind(roll$x, matrix(roll$x[1, ], 12, 3, byrow = TRUE))
-  res <- tryCatch(suppressWarnings(ltsa(Xm, 2, k = 8)), manifoldOOS_error = function(e) e)
-  expect_true(inherits(res, "manifold_ltsa") || inherits(res, "manifoldOOS_error"))
+  # two clusters, duplicated rows, a neighbourhood made of copies of one point
+  # (rank warning or classed error, never a crash)
+  expect_degenerate_data_handled(function(X, k) ltsa(X, 2, k = k), "manifold_ltsa", k_split = 6)
 })

@@ -5,22 +5,18 @@ mds_data <- function(n = 150, seed = 2) {
   matrix(rnorm(n * 4), n) %*% diag(c(5, 3, 1, 0.5))
 }
 
-align_signs_mds <- function(A, B) {
-  s <- sign(colSums(A * B))
-  s[s == 0] <- 1
-  sweep(A, 2, s, "*")
-}
+# align_signs(): helper-data.R
 
 test_that("classical MDS of Euclidean distances is PCA, with l_k = s_k^2", {
   X <- mds_data()
   fit <- mds(X, ndim = 3)
   p <- pca(X, ndim = 3)
   expect_equal(fit$eigenvalues, svd(scale(X, scale = FALSE))$d[1:3]^2, tolerance = 1e-10)
-  expect_equal(unname(embedding(fit)), unname(align_signs_mds(embedding(p), embedding(fit))),
+  expect_equal(unname(embedding(fit)), unname(align_signs(embedding(p), embedding(fit))),
                tolerance = 1e-9)
   # and agrees with stats::cmdscale up to column signs
   cm <- stats::cmdscale(dist(X), k = 3)
-  expect_equal(unname(embedding(fit)), unname(align_signs_mds(cm, embedding(fit))), tolerance = 1e-8)
+  expect_equal(unname(embedding(fit)), unname(align_signs(cm, embedding(fit))), tolerance = 1e-8)
 })
 
 test_that("Gower's map equals the Nystrom form and the PCA projection; training rows reproduce", {
@@ -32,7 +28,7 @@ test_that("Gower's map equals the Nystrom form and the PCA projection; training 
   g <- predict(fit, Xn)
   expect_equal(predict(fit, Xn, method = "nystrom"), g, tolerance = 1e-10)
   p <- pca(X, ndim = 2)
-  expect_equal(unname(g), unname(align_signs_mds(predict(p, Xn), g)), tolerance = 1e-9)
+  expect_equal(unname(g), unname(align_signs(predict(p, Xn), g)), tolerance = 1e-9)
 })
 
 test_that("MDS of the distance matrix (landmark form) equals the data path", {

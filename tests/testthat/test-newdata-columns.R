@@ -30,8 +30,7 @@ test_that("cbind()-style blank names: predict() matches the columns by position"
   # the hint works
   expect_identical(predict(fit, unname(Z)), predict(fit, X[201:210, ]))
   # swapped blank/named columns cannot be matched: the error lists both positions
-  err <- expect_error(predict(fit, X[201:210, c(2, 1, 3)]), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "columns 1, 2:", fixed = TRUE)
+  expect_input_error(predict(fit, X[201:210, c(2, 1, 3)]), "columns 1, 2:")
 })
 
 test_that("data frames with repeated names are matched by position", {
@@ -48,16 +47,13 @@ test_that("data frames with repeated names are matched by position", {
   # different names on a repeated-name fit: error names the columns
   E <- D[151:200, ]
   names(E) <- c("a", "b", "b")
-  err <- expect_error(predict(fit, E), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "column 2: \"b\" instead of \"a\"", fixed = TRUE)
+  err <- expect_input_error(predict(fit, E), "column 2: \"b\" instead of \"a\"")
   expect_match(conditionMessage(err), "blank or repeated", fixed = TRUE)
   # wrong number of columns says so
-  err <- expect_error(predict(fit, D[151:200, 1:2]), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "must have 3 columns", fixed = TRUE)
+  expect_input_error(predict(fit, D[151:200, 1:2]), "must have 3 columns")
   # a fit on unique names given data with repeated names
   fit2 <- pca(M[1:150, ] |> `colnames<-`(c("a", "b", "c")), 2)
-  err <- expect_error(predict(fit2, E), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "`newdata` has blank or repeated column names", fixed = TRUE)
+  expect_input_error(predict(fit2, E), "`newdata` has blank or repeated column names")
 })
 
 test_that("unique names are matched by name, with the differing ones named", {
@@ -67,11 +63,9 @@ test_that("unique names are matched by name, with the differing ones named", {
   expect_identical(predict(fit, X[81:100, c("w", "u", "v")]), predict(fit, X[81:100, ]))
   bad <- X[81:100, ]
   colnames(bad) <- c("u", "v", "x")
-  err <- expect_error(predict(fit, bad), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "Missing: \"w\". Not in the training data: \"x\".", fixed = TRUE)
+  err <- expect_input_error(predict(fit, bad), "Missing: \"w\". Not in the training data: \"x\".")
   expect_match(conditionMessage(err), "unname(newdata)", fixed = TRUE)
-  err <- expect_error(predict(fit, X[81:100, 1:2]), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "trained on 3 columns: \"u\", \"v\", \"w\"", fixed = TRUE)
+  expect_input_error(predict(fit, X[81:100, 1:2]), "trained on 3 columns: \"u\", \"v\", \"w\"")
   # oos_map() and the generic rules use the same matching
   map <- oos_map(X[1:80, ], embedding(fit), method = "linear")
   expect_identical(predict(map, X[81:100, c("v", "w", "u")]), predict(map, X[81:100, ]))
@@ -92,6 +86,5 @@ test_that("tibbles: names matched by name, minimal (blank) names by position", {
   names(tm) <- c("", "", "z")
   fit2 <- pca(tm[1:100, ], 2)
   expect_identical(unname(predict(fit2, tm[101:150, ])), unname(predict(pca(M[1:100, ], 2), M[101:150, ])))
-  err <- expect_error(predict(fit2, tb[101:150, ]), class = "manifoldOOS_input_error")
-  expect_match(conditionMessage(err), "columns 1, 2, 3", fixed = TRUE)
+  expect_input_error(predict(fit2, tb[101:150, ]), "columns 1, 2, 3")
 })

@@ -7,25 +7,20 @@ pg_new <- pg_roll$x[121:160, ]
 pg_lab <- factor(rep(c("a", "b", "c"), each = 40))
 pg_sle <- supervised_le(pg_X, pg_lab, 2)
 
-# Every function with a verbose argument, called on small data.
-pg_calls <- list(
+# Every function with a verbose argument, called on small data; those named in
+# pg_knn8 as f(pg_X, 2, k = 8, verbose = v).
+pg_knn8 <- c("lle", "ltsa", "laplacian_eigenmaps", "lpp", "olpp", "npe", "onpp", "spectral_regression",
+             "klpp", "nppe", "ke_lle")
+pg_calls <- c(lapply(setNames(nm = pg_knn8), function(f) {
+  fun <- match.fun(f)
+  function(v) fun(pg_X, 2, k = 8, verbose = v)
+}), list(
   isomap = function(v) isomap(pg_X, 2, k = 8, verbose = v),
   landmark_isomap = function(v) isomap(pg_X, 2, k = 8, landmarks = 20, seed = 1, verbose = v),
   kpca = function(v) kpca(pg_X, 2, verbose = v),
   mds = function(v) mds(pg_X, 2, verbose = v),
-  lle = function(v) lle(pg_X, 2, k = 8, verbose = v),
-  ltsa = function(v) ltsa(pg_X, 2, k = 8, verbose = v),
-  laplacian_eigenmaps = function(v) laplacian_eigenmaps(pg_X, 2, k = 8, verbose = v),
   laplacian_eigenmaps_full = function(v) laplacian_eigenmaps(pg_X, 2, k = 8, graph = "full", verbose = v),
-  lpp = function(v) lpp(pg_X, 2, k = 8, verbose = v),
-  olpp = function(v) olpp(pg_X, 2, k = 8, verbose = v),
-  npe = function(v) npe(pg_X, 2, k = 8, verbose = v),
-  onpp = function(v) onpp(pg_X, 2, k = 8, verbose = v),
-  spectral_regression = function(v) spectral_regression(pg_X, 2, k = 8, verbose = v),
   ksr = function(v) spectral_regression(pg_X, 2, k = 8, kernel = "rbf", verbose = v),
-  klpp = function(v) klpp(pg_X, 2, k = 8, verbose = v),
-  nppe = function(v) nppe(pg_X, 2, k = 8, verbose = v),
-  ke_lle = function(v) ke_lle(pg_X, 2, k = 8, verbose = v),
   oos_map = function(v) oos_map(pg_X, pg_roll$truth[1:120, ], method = "krr", verbose = v),
   lgrm = function(v) lgrm(pg_X, 2, k = 10, verbose = v),
   lgrm_nystrom = function(v) lgrm(pg_X, 2, k = 10, landmarks = 30, seed = 1, verbose = v),
@@ -33,7 +28,7 @@ pg_calls <- list(
   supervised_le = function(v) supervised_le(pg_X, pg_lab, 2, verbose = v),
   fisher_embedding = function(v) fisher_embedding(pg_X, pg_lab, 2, verbose = v),
   sosi = function(v) sosi(pg_sle, X_unlabeled = pg_new, sigma_mode = "ratio", n_grid = 8, n_iter = 3, verbose = v)
-)
+))
 
 # Messages (and standard output) produced by f(v); fails on any warning.
 pg_capture <- function(f, v) {

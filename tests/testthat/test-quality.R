@@ -33,6 +33,22 @@ random_rotation <- function(q) {
   Q
 }
 
+# T(k) and C(k) for k in ks equal the rank-matrix reference and the co-ranking
+# matrix is the table of the rank pairs; returns the reference ranks (rx, ry).
+expect_rank_reference <- function(X, Y, ks) {
+  n <- nrow(X)
+  rx <- ref_ranks(X); ry <- ref_ranks(Y)
+  expect_equal(trustworthiness(X, Y, k = ks), vapply(ks, function(K) ref_T(rx, ry, K), 0),
+               tolerance = 1e-12)
+  expect_equal(continuity(X, Y, k = ks), vapply(ks, function(K) ref_T(ry, rx, K), 0),
+               tolerance = 1e-12)
+  Q <- coranking(X, Y)
+  expect_identical(unclass(Q)[, ], unclass(table(factor(rx[rx > 0], 1:(n - 1)),
+                                                  factor(ry[rx > 0], 1:(n - 1))))[, ],
+                   ignore_attr = TRUE)
+  invisible(list(rx = rx, ry = ry))
+}
+
 # ---- hand-computed fixtures ----------------------------------------------------
 
 # Fixture A: X = (0, 1, 3, 6, 10), Y = (0, 3, 1, 6, 10) (points 2 and 3 swap
@@ -99,19 +115,10 @@ test_that("T, C and Q_NX equal a brute-force rank-matrix reference, with ties an
   X <- matrix(sample(0:3, n * 3, TRUE), n)      # integer grid: massive ties
   X[7, ] <- X[30, ]                              # exact duplicates
   Y <- matrix(sample(0:4, n * 2, TRUE), n)
-  rx <- ref_ranks(X); ry <- ref_ranks(Y)
-  ks <- c(1, 2, 5, 19, 20, 21, 30, n - 2)        # both branches of G_K
-  expect_equal(trustworthiness(X, Y, k = ks), vapply(ks, function(K) ref_T(rx, ry, K), 0),
-               tolerance = 1e-12)
-  expect_equal(continuity(X, Y, k = ks), vapply(ks, function(K) ref_T(ry, rx, K), 0),
-               tolerance = 1e-12)
+  r <- expect_rank_reference(X, Y, ks = c(1, 2, 5, 19, 20, 21, 30, n - 2))  # both branches of G_K
   K <- seq_len(n - 2)
-  q <- vapply(K, function(k) ref_qnx(rx, ry, k), 0)
+  q <- vapply(K, function(k) ref_qnx(r$rx, r$ry, k), 0)
   expect_equal(rnx(X, Y), ((n - 1) * q - K) / (n - 1 - K), tolerance = 1e-12)
-  Q <- coranking(X, Y)
-  expect_identical(unclass(Q)[, ], unclass(table(factor(rx[rx > 0], 1:(n - 1)),
-                                                  factor(ry[rx > 0], 1:(n - 1))))[, ],
-                   ignore_attr = TRUE)
 })
 
 test_that("the BLAS path for wide data gives the exact ranks (duplicates included)", {
@@ -121,19 +128,11 @@ test_that("the BLAS path for wide data gives the exact ranks (duplicates include
   X[3, ] <- X[44, ]
   X[10, ] <- X[44, ]
   Y <- X[, 1:2] + matrix(rnorm(n * 2, sd = 0.3), n)
-  rx <- ref_ranks(X); ry <- ref_ranks(Y)
   ks <- c(1, 4, 10, 30)
-  expect_equal(trustworthiness(X, Y, k = ks), vapply(ks, function(K) ref_T(rx, ry, K), 0),
-               tolerance = 1e-12)
+  r <- expect_rank_reference(X, Y, ks)
   # continuity with the roles swapped is trustworthiness
-  expect_equal(continuity(Y, X, k = ks), vapply(ks, function(K) ref_T(rx, ry, K), 0),
+  expect_equal(continuity(Y, X, k = ks), vapply(ks, function(K) ref_T(r$rx, r$ry, K), 0),
                tolerance = 1e-12)
-  expect_equal(continuity(X, Y, k = ks), vapply(ks, function(K) ref_T(ry, rx, K), 0),
-               tolerance = 1e-12)
-  Q <- coranking(X, Y)
-  expect_identical(unclass(Q)[, ], unclass(table(factor(rx[rx > 0], 1:(n - 1)),
-                                                  factor(ry[rx > 0], 1:(n - 1))))[, ],
-                   ignore_attr = TRUE)
 })
 
 test_that("co-ranking matrix: margins, block, and T/C from the matrix formulas", {
