@@ -192,7 +192,9 @@ if (sys.nframe() == 0L) {
   # --p=3: LGRM also with these local dimensions (p > ndim = 2), reported
   # beside p = ndim; --p= (empty) runs p = ndim only
   p_extra <- as.integer(strsplit(opt("p", "3"), ",", fixed = TRUE)[[1]])
-  lgrm_p <- paste0("LGRM p=", p_extra[!is.na(p_extra) & p_extra > 2L])
+  p_extra <- p_extra[!is.na(p_extra) & p_extra > 2L]
+  # (paste0() of a zero-length vector with a string would give "LGRM p=")
+  lgrm_p <- if (length(p_extra)) paste0("LGRM p=", p_extra) else character(0)
   methods_all <- c("LGRM", lgrm_p, setdiff(E$methods7, "LGRM"))
   methods_fig5 <- c("LGRM", lgrm_p, setdiff(E$methods5, "LGRM"))
   # --methods="LGRM p=3": run only these methods (same samples and splits:
