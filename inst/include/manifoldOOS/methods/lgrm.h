@@ -433,6 +433,23 @@ inline lgrm_fit_result lgrm_fit_exact(const sp_mat_e& Lloc, arma::mat& K, int m,
 
 // ---- Nystrom (landmark) path -------------------------------------------------------------
 
+// W_Z^{-1/2} = B E' (eigenvalues below 1e-12 x the largest dropped): returns
+// B = E diag(w^{-1/2}) (r x q) and E (r x q, orthonormal columns), q the rank kept.
+inline arma::mat lgrm_inv_sqrt_factor(const arma::mat& WZ, arma::mat& E) {
+  arma::vec w;
+  arma::mat Eall;
+  std::string how;
+  detail::eig_sym_full(0.5 * (WZ + WZ.t()), w, Eall, how);
+  const double top = w.max();
+  if (!(top > 0)) throw input_error("the landmark kernel matrix is not positive definite");
+  const arma::uvec keep = arma::find(w > 1e-12 * top);
+  E = Eall.cols(keep);
+  arma::vec f = 1.0 / arma::sqrt(w.elem(keep));
+  arma::mat B = E;
+  B.each_row() %= f.t();
+  return B;
+}
+
 // Nystrom features: W_Z^{-1/2} (r x r, eigenvalues below 1e-12 x the largest dropped).
 inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
   arma::vec w;
