@@ -109,6 +109,119 @@ arma::mat sparse_ldlt_solve_panels(const ldlt_t& ldlt, const arma::mat& B, int p
 
 namespace {
 
+// Checks shared by both formulations.
+void check_nystrom_args(long n, int m, double gamma, double mu) {
+  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
+  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
+  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
+}
+
+// Sparse LDL' of Lloc + shift I; every pivot must be positive.
+void factor_shifted(const sp_mat_e& Lloc, double shift, ldlt_t& ldlt) {
+  const long n = Lloc.rows();
+  sp_mat_e I(n, n);
+  I.setIdentity();
+  sp_mat_e A0 = Lloc + shift * I;
+  A0.makeCompressed();
+  ldlt.compute(A0);
+  if (ldlt.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
+  const Eigen::VectorXd D = ldlt.vectorD();
+  for (Eigen::Index i = 0; i < D.size(); ++i)
+    if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
+}
+
+// The small Woodbury system T s = t: one LU factorisation for every
+// application (a near-singular T falls back to its pseudo-inverse, the
+// least-squares solution).
+class small_system {
+ public:
+  void compute(const arma::mat& T) {
+    lu_.compute(detail::emat(T));
+    if (!(lu_.rcond() > 1e-14)) {
+      use_pinv_ = true;
+      Tpinv_ = arma::pinv(T);
+    }
+  }
+  arma::vec solve(const arma::vec& t) const {
+    if (use_pinv_) return Tpinv_ * t;
+    arma::vec s(t.n_elem);
+    Eigen::Map<Eigen::VectorXd>(s.memptr(), t.n_elem) =
+        lu_.solve(Eigen::Map<const Eigen::VectorXd>(t.memptr(), t.n_elem));
+    return s;
+  }
+
+ private:
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  arma::mat Tpinv_;
+  bool use_pinv_ = false;
+};
+
+// Features kappa(X, Z) Map (n x Map.n_cols) by row blocks of the kernel.
+arma::mat kernel_features(const lgrm_kernel_rows& rows, long n, arma::uword r, const arma::mat& Map, int n_threads) {
+  arma::mat F(n, Map.n_cols);
+  const long blk = 2048;
+  const long n_blocks = (n + blk - 1) / blk;
+  parallel_items(n_blocks, n_threads, [&](long j) {
+    const arma::uword i0 = arma::uword(j * blk), i1 = arma::uword(std::min(n, (j + 1) * blk));
+    arma::mat Kb;
+    rows(i0, i1, Kb);
+    if (Kb.n_rows != i1 - i0 || Kb.n_cols != r) throw input_error("the landmark kernel has the wrong size");
+    detail::emat(F).middleRows(i0, i1 - i0).noalias() = detail::emat(Kb) * detail::emat(Map);
+  });
+  return F;
+}
+
+// S = (F'F + gamma I)^{-1}, tau = 2 tr(M)/n and the shift, from F'F.
+struct nystrom_terms {
+  arma::mat S;
+  double tau = 0.0, eps = 0.0;
+};
+nystrom_terms nystrom_trace_terms(const arma::mat& FtF, double gamma, const sp_mat_e& Lloc, double mu,
+                                  const eig_options& o) {
+  const long n = Lloc.rows();
+  nystrom_terms t;
+  arma::mat Sinv = FtF;
+  Sinv.diag() += gamma;
+  t.S = arma::inv_sympd(Sinv);
+  t.S = 0.5 * (t.S + t.S.t());
+  const double trL = detail::sparse_trace(Lloc);
+  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
+  const double trFSF = arma::accu(t.S % FtF);
+  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
+  t.tau = 2.0 * trM / double(n);
+  t.eps = o.shift_eps * detail::shift_scale(trM, n);
+  return t;
+}
+
+// The dense fallback holds n x n doubles twice.
+void check_dense_fallback(long n) {
+  if (double(n) * double(n) * 16.0 > 8e9)
+    throw convergence_error("the shift-invert eigen-solve of the LGRM Nystrom path did not converge, "
+                            "and its dense fallback would need " +
+                            std::to_string(int(std::ceil(double(n) * double(n) * 16.0 / 1e9))) +
+                            " GB; use fewer points or change `landmarks`");
+}
+
+// Embedding, coefficients beta = Map S F'Y, intercept and the quadratic
+// forms from the eigenpairs (F: the centred features, phibar their means).
+lgrm_fit_result nystrom_result(const eigen_result& res, int m, double tau, const arma::mat& F, const arma::mat& S,
+                               const arma::mat& Map, const arma::rowvec& phibar, const sp_mat_e& Lloc) {
+  lgrm_fit_result out;
+  out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
+  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
+  const arma::mat& Y = out.emb.Y;
+  const arma::mat FY = lgrm_mult(F, Y, true, false);  // columns of F x m
+  const arma::mat Gm = S * FY;
+  out.beta = Map * Gm;
+  out.c = arma::mean(Y, 0) - phibar * Gm;
+  out.global_method = "nystrom";
+  arma::mat Yc = Y;
+  Yc.each_row() -= arma::mean(Y, 0);
+  out.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
+  out.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
+  return out;
+}
+
 // (A0 + U C U')^{-1} x with A0 = Lloc + (mu + eps) I (sparse LDL'),
 // U = [1/sqrt(n), F], C = diag(tau - mu, -mu S), S = (F'F + gamma I)^{-1}:
 // y = A0^{-1} (x - U s), s = (I + C G)^{-1} C U' A0^{-1} x, G = U' A0^{-1} U.
@@ -119,28 +232,14 @@ class lgrm_woodbury_op {
   lgrm_woodbury_op(const sp_mat_e& Lloc, const arma::mat& F, const arma::mat& S, double mu, double tau,
                    double eps, int n_threads)
       : n_(Lloc.rows()), r_(F.n_cols), eps_(eps), F_(F) {
-    sp_mat_e I(n_, n_);
-    I.setIdentity();
-    sp_mat_e A0 = Lloc + (mu + eps) * I;
-    A0.makeCompressed();
-    ldlt_.compute(A0);
-    if (ldlt_.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
-    const Eigen::VectorXd D = ldlt_.vectorD();
-    for (Eigen::Index i = 0; i < D.size(); ++i)
-      if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
+    factor_shifted(Lloc, mu + eps, ldlt_);
     C_.zeros(r_ + 1, r_ + 1);
     C_(0, 0) = tau - mu;
     C_.submat(1, 1, r_, r_) = -mu * S;
     const arma::mat G = woodbury_gram(n_threads);
     arma::mat T = lgrm_mult(C_, G);
     T.diag() += 1.0;
-    // one LU factorisation for every application (a near-singular T falls
-    // back to its pseudo-inverse, the least-squares solution)
-    lu_.compute(detail::emat(T));
-    if (!(lu_.rcond() > 1e-14)) {
-      use_pinv_ = true;
-      Tpinv_ = arma::pinv(T);
-    }
+    T_.compute(T);
   }
   Eigen::Index rows() const { return n_; }
   Eigen::Index cols() const { return n_; }
@@ -156,14 +255,7 @@ class lgrm_woodbury_op {
     arma::vec u(r_ + 1);
     u(0) = z.sum() / std::sqrt(double(n_));
     Eigen::Map<Eigen::VectorXd>(u.memptr() + 1, r_).noalias() = Fm.transpose() * z;
-    const arma::vec t = C_ * u;
-    arma::vec s(r_ + 1);
-    if (use_pinv_) {
-      s = Tpinv_ * t;
-    } else {
-      Eigen::Map<Eigen::VectorXd>(s.memptr(), r_ + 1) =
-          lu_.solve(Eigen::Map<const Eigen::VectorXd>(t.memptr(), r_ + 1));
-    }
+    const arma::vec s = T_.solve(C_ * u);
     Eigen::VectorXd w = xv;
     w.array() -= s(0) / std::sqrt(double(n_));
     w.noalias() -= Fm * Eigen::Map<const Eigen::VectorXd>(s.memptr() + 1, r_);
@@ -207,38 +299,26 @@ class lgrm_woodbury_op {
   double eps_;
   const arma::mat& F_;
   ldlt_t ldlt_;
-  arma::mat C_, Tpinv_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  bool use_pinv_ = false;
+  arma::mat C_;
+  small_system T_;
   detail::op_poller poll_;
 };
 
 }  // namespace
 
-// The explicit formulation (the only one before 0.x): forms F = H K W^{-1/2}
+// The explicit formulation (the only one in earlier builds): forms F = H K W^{-1/2}
 // (n x r) and G = U' A0^{-1} U from full solves with A0. Kept for
 // options(manifoldOOS.lgrm_nystrom = "explicit") and the tests that compare
 // it with the reduced formulation below.
-static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,
-                                          int m, double gamma, double mu, const eig_options& o, int n_threads,
-                                          arma::uword& rank) {
+static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows,
+                                                 const arma::mat& WZ, int m, double gamma, double mu,
+                                                 const eig_options& o, int n_threads, arma::uword& rank) {
   const long n = Lloc.rows();
-  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
-  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
-  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
+  check_nystrom_args(n, m, gamma, mu);
   const arma::mat Wm12 = lgrm_inv_sqrt(WZ, rank);
   const arma::uword r = WZ.n_rows;
   // F = Phi = kappa(X, Z) W_Z^{-1/2}, by row blocks
-  arma::mat F(n, r);
-  const long blk = 2048;
-  const long n_blocks = (n + blk - 1) / blk;
-  parallel_items(n_blocks, n_threads, [&](long j) {
-    const arma::uword i0 = arma::uword(j * blk), i1 = arma::uword(std::min(n, (j + 1) * blk));
-    arma::mat Kb;
-    rows(i0, i1, Kb);
-    if (Kb.n_rows != i1 - i0 || Kb.n_cols != r) throw input_error("the landmark kernel has the wrong size");
-    detail::emat(F).middleRows(i0, i1 - i0).noalias() = detail::emat(Kb) * detail::emat(Wm12);
-  });
+  arma::mat F = kernel_features(rows, n, r, Wm12, n_threads);
   const arma::rowvec phibar = arma::mean(F, 0);
   F.each_row() -= phibar;                   // F = H Phi
   // F'F: fixed row chunks (the sum does not depend on the number of threads)
@@ -254,16 +334,9 @@ static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgr
   for (long j = 1; j < n_chunks; ++j) FtF += parts[j];
   parts.clear();
   detail::emat(FtF).triangularView<Eigen::StrictlyUpper>() = detail::emat(FtF).transpose();
-  arma::mat Sinv = FtF;
-  Sinv.diag() += gamma;
-  arma::mat S = arma::inv_sympd(Sinv);
-  S = 0.5 * (S + S.t());
-  const double trL = detail::sparse_trace(Lloc);
-  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
-  const double trFSF = arma::accu(S % FtF);
-  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
-  const double tau = 2.0 * trM / double(n);
-  const double eps = o.shift_eps * detail::shift_scale(trM, n);
+  const nystrom_terms nt = nystrom_trace_terms(FtF, gamma, Lloc, mu, o);
+  const arma::mat& S = nt.S;
+  const double tau = nt.tau, eps = nt.eps;
   lgrm_woodbury_op op(Lloc, F, S, mu, tau, eps, n_threads);
   const long nev = m + 1;
   const double sigma = -eps;
@@ -279,31 +352,13 @@ static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgr
   eigen_result res = eigs_operator_shift_invert(
       op, nev, sigma, o,
       [&]() -> eigen_result {
-        // the dense fallback holds n x n doubles twice
-        if (double(n) * double(n) * 16.0 > 8e9)
-          throw convergence_error("the shift-invert eigen-solve of the LGRM Nystrom path did not converge, "
-                                "and its dense fallback would need " +
-                                std::to_string(int(std::ceil(double(n) * double(n) * 16.0 / 1e9))) +
-                                " GB; use fewer points or change `landmarks`");
+        check_dense_fallback(n);
         arma::mat Md = apply_M(arma::eye(n, n));
         Md = 0.5 * (Md + Md.t());
         return eig_dense(Md, eig_which::bottom, nev);
       },
       "spectra_shift_invert_woodbury");
-  lgrm_fit_result out;
-  out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
-  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
-  const arma::mat& Y = out.emb.Y;
-  const arma::mat FY = lgrm_mult(F, Y, true, false);   // r x m
-  const arma::mat Gm = S * FY;
-  out.beta = Wm12 * Gm;
-  out.c = arma::mean(Y, 0) - phibar * Gm;
-  out.global_method = "nystrom";
-  arma::mat Yc = Y;
-  Yc.each_row() -= arma::mean(Y, 0);
-  out.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
-  out.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
-  return out;
+  return nystrom_result(res, m, tau, F, S, Wm12, phibar, Lloc);
 }
 
 // ---- the reduced formulation ----------------------------------------------------
@@ -409,11 +464,7 @@ class lgrm_woodbury_reduced_op {
       : ldlt_(ldlt), dsq_(dsq), V_(V), C_(C), eps_(eps), n_threads_(n_threads) {
     n_ = V.n_rows;
     k_ = V.n_cols;
-    lu_.compute(detail::emat(T));
-    if (!(lu_.rcond() > 1e-14)) {
-      use_pinv_ = true;
-      Tpinv_ = arma::pinv(T);
-    }
+    T_.compute(T);
   }
   Eigen::Index rows() const { return n_; }
   Eigen::Index cols() const { return n_; }
@@ -444,13 +495,7 @@ class lgrm_woodbury_reduced_op {
     parallel_items(long(k_), n_threads_, [&](long j) {
       u(j) = Eigen::Map<const Eigen::VectorXd>(V_.colptr(j), n_).dot(qv);
     });
-    const arma::vec t = C_ * u;
-    arma::vec s(k_);
-    if (use_pinv_) {
-      s = Tpinv_ * t;
-    } else {
-      Eigen::Map<Eigen::VectorXd>(s.memptr(), k_) = lu_.solve(Eigen::Map<const Eigen::VectorXd>(t.memptr(), k_));
-    }
+    const arma::vec s = T_.solve(C_ * u);
     // q - V s, by row blocks (the columns in order within each row)
     const long blk = 4096, n_blocks = (n_ + blk - 1) / blk;
     parallel_items(n_blocks, n_threads_, [&](long b) {
@@ -480,9 +525,7 @@ class lgrm_woodbury_reduced_op {
   int n_threads_;
   long n_ = 0;
   arma::uword k_ = 0;
-  arma::mat Tpinv_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  bool use_pinv_ = false;
+  small_system T_;
   detail::op_poller poll_;
 };
 
@@ -492,54 +535,25 @@ static lgrm_fit_result lgrm_fit_nystrom_reduced(const sp_mat_e& Lloc, const lgrm
                                                 const arma::mat& WZ, int m, double gamma, double mu,
                                                 const eig_options& o, int n_threads, arma::uword& rank) {
   const long n = Lloc.rows();
-  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
-  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
-  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
+  check_nystrom_args(n, m, gamma, mu);
   arma::mat Eq;
   const arma::mat Bq = lgrm_inv_sqrt_factor(WZ, Eq);  // r x q, W_Z^{-1/2} = Bq Eq'
   rank = Bq.n_cols;
   const arma::uword r = WZ.n_rows, q = Bq.n_cols;
   // F_q = kappa(X, Z) Bq by row blocks, then centred
-  arma::mat Fq(n, q);
-  const long blk = 2048;
-  const long n_blocks = (n + blk - 1) / blk;
-  parallel_items(n_blocks, n_threads, [&](long j) {
-    const arma::uword i0 = arma::uword(j * blk), i1 = arma::uword(std::min(n, (j + 1) * blk));
-    arma::mat Kb;
-    rows(i0, i1, Kb);
-    if (Kb.n_rows != i1 - i0 || Kb.n_cols != r) throw input_error("the landmark kernel has the wrong size");
-    detail::emat(Fq).middleRows(i0, i1 - i0).noalias() = detail::emat(Kb) * detail::emat(Bq);
-  });
+  arma::mat Fq = kernel_features(rows, n, r, Bq, n_threads);
   const arma::rowvec phibar = arma::mean(Fq, 0);
   Fq.each_row() -= phibar;
-  const arma::mat FtF = crossprod_cols(Fq, 0, q, n_threads);
-  arma::mat Sinv = FtF;
-  Sinv.diag() += gamma;
-  arma::mat S = arma::inv_sympd(Sinv);
-  S = 0.5 * (S + S.t());
-  const double trL = detail::sparse_trace(Lloc);
-  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
-  const double trFSF = arma::accu(S % FtF);
-  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
-  const double tau = 2.0 * trM / double(n);
-  const double eps = o.shift_eps * detail::shift_scale(trM, n);
+  const nystrom_terms nt = nystrom_trace_terms(crossprod_cols(Fq, 0, q, n_threads), gamma, Lloc, mu, o);
+  const arma::mat& S = nt.S;
+  const double tau = nt.tau, eps = nt.eps;
   // A0 = L_loc + (mu + eps) I = P' L D L' P
   ldlt_t ldlt;
-  {
-    sp_mat_e I(n, n);
-    I.setIdentity();
-    sp_mat_e A0 = Lloc + (mu + eps) * I;
-    A0.makeCompressed();
-    ldlt.compute(A0);
-  }
-  if (ldlt.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
+  factor_shifted(Lloc, mu + eps, ldlt);
   arma::vec dsq(n);
   {
     const Eigen::VectorXd D = ldlt.vectorD();
-    for (long i = 0; i < n; ++i) {
-      if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
-      dsq(i) = 1.0 / std::sqrt(D(i));
-    }
+    for (long i = 0; i < n; ++i) dsq(i) = 1.0 / std::sqrt(D(i));
   }
   // V = D^{-1/2} L^{-1} P [1/sqrt(n), F_q];  G = V'V
   arma::mat V(n, q + 1);
@@ -554,16 +568,10 @@ static lgrm_fit_result lgrm_fit_nystrom_reduced(const sp_mat_e& Lloc, const lgrm
   T.diag() += 1.0;
   lgrm_woodbury_reduced_op op(ldlt, dsq, V, C, T, eps, n_threads);
   const long nev = m + 1;
-  const double sigma = -eps;
   eigen_result res = eigs_operator_shift_invert(
-      op, nev, sigma, o,
+      op, nev, -eps, o,
       [&]() -> eigen_result {
-        // the dense fallback holds n x n doubles twice
-        if (double(n) * double(n) * 16.0 > 8e9)
-          throw convergence_error("the shift-invert eigen-solve of the LGRM Nystrom path did not converge, "
-                                  "and its dense fallback would need " +
-                                  std::to_string(int(std::ceil(double(n) * double(n) * 16.0 / 1e9))) +
-                                  " GB; use fewer points or change `landmarks`");
+        check_dense_fallback(n);
         // M + tau 11'/n = L_loc + mu (H - F_q S F_q') + tau 11'/n
         arma::mat Md = detail::sparse_times(Lloc, arma::eye(n, n));
         Md += mu * (arma::eye(n, n) - 1.0 / double(n));
@@ -574,20 +582,7 @@ static lgrm_fit_result lgrm_fit_nystrom_reduced(const sp_mat_e& Lloc, const lgrm
       },
       "spectra_shift_invert_woodbury");
   V.reset();
-  lgrm_fit_result out;
-  out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
-  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
-  const arma::mat& Y = out.emb.Y;
-  const arma::mat FY = lgrm_mult(Fq, Y, true, false);  // q x m
-  const arma::mat Gm = S * FY;
-  out.beta = Bq * Gm;
-  out.c = arma::mean(Y, 0) - phibar * Gm;
-  out.global_method = "nystrom";
-  arma::mat Yc = Y;
-  Yc.each_row() -= arma::mean(Y, 0);
-  out.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
-  out.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
-  return out;
+  return nystrom_result(res, m, tau, Fq, S, Bq, phibar, Lloc);
 }
 
 lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,

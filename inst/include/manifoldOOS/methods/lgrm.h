@@ -453,18 +453,9 @@ inline arma::mat lgrm_inv_sqrt_factor(const arma::mat& WZ, arma::mat& E) {
 
 // Nystrom features: W_Z^{-1/2} (r x r, eigenvalues below 1e-12 x the largest dropped).
 inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
-  arma::vec w;
-  arma::mat E;
-  std::string how;
-  detail::eig_sym_full(0.5 * (WZ + WZ.t()), w, E, how);
-  const double top = w.max();
-  if (!(top > 0)) throw input_error("the landmark kernel matrix is not positive definite");
-  const arma::uvec keep = arma::find(w > 1e-12 * top);
-  rank = keep.n_elem;
-  arma::mat Ek = E.cols(keep);
-  arma::vec f = 1.0 / arma::sqrt(w.elem(keep));
-  arma::mat B = Ek;
-  B.each_row() %= f.t();
+  arma::mat Ek;
+  const arma::mat B = lgrm_inv_sqrt_factor(WZ, Ek);
+  rank = B.n_cols;
   return B * Ek.t();
 }
 
