@@ -248,7 +248,8 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
       lm_idx <- NULL
     } else {
       lm_idx <- lgrm_landmarks(landmarks, n, seed)
-      check_memory(8 * as.numeric(n) * (length(lm_idx) + 40),
+      # the reduced path holds F_q and V (n x (q + 1) each, q <= landmarks)
+      check_memory(8 * as.numeric(n) * (2 * length(lm_idx) + 40),
                    sprintf("the Nystrom LGRM fit of %d points with %d landmarks", n, length(lm_idx)),
                    "landmarks", "use fewer landmarks.")
       basis <- X[lm_idx, , drop = FALSE]
