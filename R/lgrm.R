@@ -75,8 +75,17 @@
 #' \eqn{\Phi = \kappa(X, Z) W_Z^{-1/2}}, so \eqn{L_g \approx H - F(F^\top F +
 #' \gamma I)^{-1} F^\top} with \eqn{F = H\Phi}; the eigenproblem is solved by
 #' shift-invert Lanczos with a sparse LDL' factor of \eqn{L_{loc} + (\mu +
-#' \epsilon) I} and the Woodbury identity. Training costs
-#' \eqn{O(n r^2 + r^3)} plus the sparse factorisation, prediction
+#' \epsilon) I} and the Woodbury identity. The fit works with the \eqn{q}
+#' eigen-directions of \eqn{W_Z} that are kept (eigenvalues above
+#' \eqn{10^{-12}} times the largest): \eqn{F = F_q E_q^\top} with
+#' \eqn{F_q = H\kappa(X, Z) E_q \mathrm{diag}(w_q)^{-1/2}}, which gives the
+#' same \eqn{L_g} and coefficients with \eqn{q} columns instead of \eqn{r}
+#' (for the Gaussian kernel \eqn{q} is often much smaller: 227 of 1000
+#' landmarks on the Swiss roll), and the Woodbury matrix from half of the LDL'
+#' solve. This agrees with the formulation of earlier builds
+#' (`options(manifoldOOS.lgrm_nystrom = "explicit")`) up to rounding, not bit
+#' for bit. Training costs
+#' \eqn{O(n r q + r^3)} plus the sparse factorisation, prediction
 #' \eqn{O(r d)} per point. With every row a landmark it reproduces the exact
 #' path.
 #'
@@ -239,7 +248,8 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
       lm_idx <- NULL
     } else {
       lm_idx <- lgrm_landmarks(landmarks, n, seed)
-      check_memory(8 * as.numeric(n) * (length(lm_idx) + 40),
+      # the reduced path holds F_q and V (n x (q + 1) each, q <= landmarks)
+      check_memory(8 * as.numeric(n) * (2 * length(lm_idx) + 40),
                    sprintf("the Nystrom LGRM fit of %d points with %d landmarks", n, length(lm_idx)),
                    "landmarks", "use fewer landmarks.")
       basis <- X[lm_idx, , drop = FALSE]
@@ -252,7 +262,9 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
             else list(type = ks$type, sigma = lgrm_sigma_pkg(ks), gamma = ks$gamma, coef0 = ks$coef0,
                       degree = ks$degree)
       m <- core(.mo_lgrm_fit_nystrom(L, X, basis, Ckz, WZ, kp$type, kp$sigma, kp$gamma, kp$coef0, kp$degree,
-                                     ndim, gamma_global, mu, lgrm_eig_opts(eigen_solver), threads))
+                                     ndim, gamma_global, mu,
+                                     c(lgrm_eig_opts(eigen_solver),
+                                       list(nystrom_explicit = lgrm_nystrom_explicit())), threads))
     }
     m
   })
@@ -342,6 +354,17 @@ lgrm_kernel <- function(kernel, sigma, degree, coef0, X) {
 }
 
 lgrm_sigma_pkg <- function(ks) if (is.na(ks$sigma)) 1 else ks$sigma
+
+# options(manifoldOOS.lgrm_nystrom = "explicit"): the Nystrom path's explicit
+# formulation (F = H Phi with r columns; kept for comparison) instead of the
+# reduced one (the kept eigen-directions of the landmark kernel only).
+lgrm_nystrom_explicit <- function() {
+  v <- getOption("manifoldOOS.lgrm_nystrom", "reduced")
+  if (!(is.character(v) && length(v) == 1L && v %in% c("reduced", "explicit"))) {
+    abort_input("options(manifoldOOS.lgrm_nystrom)", "must be \"reduced\" or \"explicit\".")
+  }
+  identical(v, "explicit")
+}
 
 lgrm_eig_opts <- function(eigen_solver) {
   eig_opts(method = switch(eigen_solver, auto = "auto", dense = "dense", iterative = "iterative"),

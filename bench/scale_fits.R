@@ -155,6 +155,23 @@ local({
     c(t_exp = r[1], t_rest = r[2])
   }
 
+  # rows/s of the package's own Gaussian-kernel map on one thread (the fused
+  # kernel where the CPU has AVX2/FMA): m landmarks in d dimensions, q outputs
+  lgrm_fused_rate <- function(m, d, q, rows = 100000L) {
+    set.seed(1)
+    B <- matrix(rnorm(m * d), m)
+    beta <- matrix(rnorm(m * q), m)
+    Xr <- matrix(rnorm(rows * d), rows)
+    run <- function() manifoldOOS:::.mo_lgrm_predict(B, beta, rnorm(q), Xr, "rbf", 1, 1, 1, 2, 1L)
+    invisible(run())
+    t <- min(vapply(1:3, function(i) system.time(run())[["elapsed"]], 0))
+    if (t > 0) rows / t else NULL
+  }
+  cpu_mhz <- function() {
+    l <- tryCatch(grep("^cpu MHz", readLines("/proc/cpuinfo", warn = FALSE), value = TRUE), error = function(e) character())
+    if (length(l)) as.numeric(sub(".*:", "", l[1])) else NA_real_
+  }
+
   rows <- list()
   add <- function(id, case, n, impl, v) {
     cat(sprintf("  %-3s %-44s n=%-8d %-36s %9.2f s  (child wall %7.1f s, CPU %7.1f s, peak RSS %6.0f MB)\n",
@@ -243,20 +260,32 @@ local({
                "invisible(predict(fit, X[1:1000, ]))")
     v <- run_r(n, setup, "predict(fit, X)")
     add("8", "predict(lgrm fit on 2000 points), rows", n, "manifoldOOS", v)
-    # physical limit of the explicit kernel map: per row 2 d m flops for the
-    # cross products (the norms are O(m + d)), m exponentials, 2 m ndim flops
-    # for the coefficients; rates measured on this machine
+    # physical limit of the explicit kernel map: per row m exponentials, m d
+    # differences and squares, 2 m ndim flops for the coefficients. Two
+    # measures on this machine: the package's fused AVX2/FMA kernel itself
+    # (methods/lgrm_predict_rbf.h, used on CPUs with AVX2 and FMA) on one
+    # thread and L2-resident landmarks, and the portable primitives (the
+    # vectorised exp of kernels.h and Eigen array loops, used elsewhere).
     m <- 2000; d <- 3; q <- 2
+    cat(sprintf("    measured %.0f rows/s on %d threads\n", n / v[["seconds"]], max_threads()))
+    fused <- lgrm_fused_rate(m, d, q)
+    if (!is.null(fused)) {
+      mhz <- cpu_mhz()
+      cat(sprintf(paste0("    limit, fused kernel on one thread: %.0f rows/s = %.2f ns per landmark (exp, ",
+                         "distance, %d products)%s; %.0f rows/s on %d cores\n"),
+                  fused, 1e9 / (fused * m), q,
+                  if (is.na(mhz)) "" else sprintf(" = %.1f cycles at %.0f MHz", mhz * 1e6 / (fused * m), mhz),
+                  fused * max_threads(), max_threads()))
+    }
     rt <- lgrm_rates(m, d, q)
     if (is.null(rt)) {
-      cat("    (the limit needs Rcpp and a compiler to time the kernel primitives: not available)\n")
+      cat("    (the portable limit needs Rcpp and a compiler to time the kernel primitives: not available)\n")
     } else {
       t_row <- rt[["t_exp"]] + rt[["t_rest"]]
-      cat(sprintf(paste0("    measured %.0f rows/s on %d threads. Limit of the explicit kernel map (one core, ",
-                         "the package's primitives on L1-resident data): %d exp per row = %.2f us ",
+      cat(sprintf(paste0("    limit, portable primitives (one core, L1-resident data): %d exp per row = %.2f us ",
                          "(%.2g exp/s), distances and %d coefficient products (%d flops) = %.2f us; ",
                          "%.0f rows/s per core, %.0f rows/s on %d cores\n"),
-                  n / v[["seconds"]], max_threads(), m, 1e6 * rt[["t_exp"]], m / rt[["t_exp"]],
+                  m, 1e6 * rt[["t_exp"]], m / rt[["t_exp"]],
                   q, (3 * d + 1 + 2 * q) * m, 1e6 * rt[["t_rest"]], 1 / t_row, max_threads() / t_row,
                   max_threads()))
     }

@@ -78,8 +78,12 @@ Rcpp::List mo_lgrm_fit_nystrom(const Eigen::Map<Eigen::SparseMatrix<double>> Llo
       };
     }
     arma::uword rank = 0;
+    // opts$nystrom_explicit: the explicit formulation (tests; see lgrm_nystrom.h)
+    const bool explicit_features =
+        opts.containsElementNamed("nystrom_explicit") && Rcpp::as<bool>(opts["nystrom_explicit"]);
     manifoldOOS::lgrm_fit_result r = manifoldOOS::lgrm_fit_nystrom(L, rows, WZ, ndim, gamma, mu,
-                                                                   mo_eig_options(opts), n_threads, rank);
+                                                                   mo_eig_options(opts), n_threads, rank,
+                                                                   explicit_features);
     Rcpp::List out = lgrm_result_list(r);
     out["landmark_rank"] = static_cast<double>(rank);
     return out;

@@ -1,9 +1,15 @@
 // LGRM's Nystrom path (see inst/include/manifoldOOS/methods/lgrm_nystrom.h).
 #include <manifoldOOS/methods/lgrm_nystrom.h>
 
+#include <manifoldOOS/blocks/dense_crossprod.h>
+
 #include <atomic>
 #include <exception>
 #include <mutex>
+
+#ifdef MO_HAVE_AVX2_KERNELS
+#include <immintrin.h>
+#endif
 
 namespace manifoldOOS {
 
@@ -103,6 +109,119 @@ arma::mat sparse_ldlt_solve_panels(const ldlt_t& ldlt, const arma::mat& B, int p
 
 namespace {
 
+// Checks shared by both formulations.
+void check_nystrom_args(long n, int m, double gamma, double mu) {
+  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
+  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
+  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
+}
+
+// Sparse LDL' of Lloc + shift I; every pivot must be positive.
+void factor_shifted(const sp_mat_e& Lloc, double shift, ldlt_t& ldlt) {
+  const long n = Lloc.rows();
+  sp_mat_e I(n, n);
+  I.setIdentity();
+  sp_mat_e A0 = Lloc + shift * I;
+  A0.makeCompressed();
+  ldlt.compute(A0);
+  if (ldlt.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
+  const Eigen::VectorXd D = ldlt.vectorD();
+  for (Eigen::Index i = 0; i < D.size(); ++i)
+    if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
+}
+
+// The small Woodbury system T s = t: one LU factorisation for every
+// application (a near-singular T falls back to its pseudo-inverse, the
+// least-squares solution).
+class small_system {
+ public:
+  void compute(const arma::mat& T) {
+    lu_.compute(detail::emat(T));
+    if (!(lu_.rcond() > 1e-14)) {
+      use_pinv_ = true;
+      Tpinv_ = arma::pinv(T);
+    }
+  }
+  arma::vec solve(const arma::vec& t) const {
+    if (use_pinv_) return Tpinv_ * t;
+    arma::vec s(t.n_elem);
+    Eigen::Map<Eigen::VectorXd>(s.memptr(), t.n_elem) =
+        lu_.solve(Eigen::Map<const Eigen::VectorXd>(t.memptr(), t.n_elem));
+    return s;
+  }
+
+ private:
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  arma::mat Tpinv_;
+  bool use_pinv_ = false;
+};
+
+// Features kappa(X, Z) Map (n x Map.n_cols) by row blocks of the kernel.
+arma::mat kernel_features(const lgrm_kernel_rows& rows, long n, arma::uword r, const arma::mat& Map, int n_threads) {
+  arma::mat F(n, Map.n_cols);
+  const long blk = 2048;
+  const long n_blocks = (n + blk - 1) / blk;
+  parallel_items(n_blocks, n_threads, [&](long j) {
+    const arma::uword i0 = arma::uword(j * blk), i1 = arma::uword(std::min(n, (j + 1) * blk));
+    arma::mat Kb;
+    rows(i0, i1, Kb);
+    if (Kb.n_rows != i1 - i0 || Kb.n_cols != r) throw input_error("the landmark kernel has the wrong size");
+    detail::emat(F).middleRows(i0, i1 - i0).noalias() = detail::emat(Kb) * detail::emat(Map);
+  });
+  return F;
+}
+
+// S = (F'F + gamma I)^{-1}, tau = 2 tr(M)/n and the shift, from F'F.
+struct nystrom_terms {
+  arma::mat S;
+  double tau = 0.0, eps = 0.0;
+};
+nystrom_terms nystrom_trace_terms(const arma::mat& FtF, double gamma, const sp_mat_e& Lloc, double mu,
+                                  const eig_options& o) {
+  const long n = Lloc.rows();
+  nystrom_terms t;
+  arma::mat Sinv = FtF;
+  Sinv.diag() += gamma;
+  t.S = arma::inv_sympd(Sinv);
+  t.S = 0.5 * (t.S + t.S.t());
+  const double trL = detail::sparse_trace(Lloc);
+  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
+  const double trFSF = arma::accu(t.S % FtF);
+  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
+  t.tau = 2.0 * trM / double(n);
+  t.eps = o.shift_eps * detail::shift_scale(trM, n);
+  return t;
+}
+
+// The dense fallback holds n x n doubles twice.
+void check_dense_fallback(long n) {
+  if (double(n) * double(n) * 16.0 > 8e9)
+    throw convergence_error("the shift-invert eigen-solve of the LGRM Nystrom path did not converge, "
+                            "and its dense fallback would need " +
+                            std::to_string(int(std::ceil(double(n) * double(n) * 16.0 / 1e9))) +
+                            " GB; use fewer points or change `landmarks`");
+}
+
+// Embedding, coefficients beta = Map S F'Y, intercept and the quadratic
+// forms from the eigenpairs (F: the centred features, phibar their means).
+lgrm_fit_result nystrom_result(const eigen_result& res, int m, double tau, const arma::mat& F, const arma::mat& S,
+                               const arma::mat& Map, const arma::rowvec& phibar, const sp_mat_e& Lloc) {
+  lgrm_fit_result out;
+  out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
+  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
+  const arma::mat& Y = out.emb.Y;
+  const arma::mat FY = lgrm_mult(F, Y, true, false);  // columns of F x m
+  const arma::mat Gm = S * FY;
+  out.beta = Map * Gm;
+  out.c = arma::mean(Y, 0) - phibar * Gm;
+  out.global_method = "nystrom";
+  arma::mat Yc = Y;
+  Yc.each_row() -= arma::mean(Y, 0);
+  out.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
+  out.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
+  return out;
+}
+
 // (A0 + U C U')^{-1} x with A0 = Lloc + (mu + eps) I (sparse LDL'),
 // U = [1/sqrt(n), F], C = diag(tau - mu, -mu S), S = (F'F + gamma I)^{-1}:
 // y = A0^{-1} (x - U s), s = (I + C G)^{-1} C U' A0^{-1} x, G = U' A0^{-1} U.
@@ -113,28 +232,14 @@ class lgrm_woodbury_op {
   lgrm_woodbury_op(const sp_mat_e& Lloc, const arma::mat& F, const arma::mat& S, double mu, double tau,
                    double eps, int n_threads)
       : n_(Lloc.rows()), r_(F.n_cols), eps_(eps), F_(F) {
-    sp_mat_e I(n_, n_);
-    I.setIdentity();
-    sp_mat_e A0 = Lloc + (mu + eps) * I;
-    A0.makeCompressed();
-    ldlt_.compute(A0);
-    if (ldlt_.info() != Eigen::Success) throw error("the sparse LDL' factorisation in the LGRM Nystrom path failed");
-    const Eigen::VectorXd D = ldlt_.vectorD();
-    for (Eigen::Index i = 0; i < D.size(); ++i)
-      if (!(D(i) > 0)) throw input_error("the local matrix is not positive semidefinite");
+    factor_shifted(Lloc, mu + eps, ldlt_);
     C_.zeros(r_ + 1, r_ + 1);
     C_(0, 0) = tau - mu;
     C_.submat(1, 1, r_, r_) = -mu * S;
     const arma::mat G = woodbury_gram(n_threads);
     arma::mat T = lgrm_mult(C_, G);
     T.diag() += 1.0;
-    // one LU factorisation for every application (a near-singular T falls
-    // back to its pseudo-inverse, the least-squares solution)
-    lu_.compute(detail::emat(T));
-    if (!(lu_.rcond() > 1e-14)) {
-      use_pinv_ = true;
-      Tpinv_ = arma::pinv(T);
-    }
+    T_.compute(T);
   }
   Eigen::Index rows() const { return n_; }
   Eigen::Index cols() const { return n_; }
@@ -150,14 +255,7 @@ class lgrm_woodbury_op {
     arma::vec u(r_ + 1);
     u(0) = z.sum() / std::sqrt(double(n_));
     Eigen::Map<Eigen::VectorXd>(u.memptr() + 1, r_).noalias() = Fm.transpose() * z;
-    const arma::vec t = C_ * u;
-    arma::vec s(r_ + 1);
-    if (use_pinv_) {
-      s = Tpinv_ * t;
-    } else {
-      Eigen::Map<Eigen::VectorXd>(s.memptr(), r_ + 1) =
-          lu_.solve(Eigen::Map<const Eigen::VectorXd>(t.memptr(), r_ + 1));
-    }
+    const arma::vec s = T_.solve(C_ * u);
     Eigen::VectorXd w = xv;
     w.array() -= s(0) / std::sqrt(double(n_));
     w.noalias() -= Fm * Eigen::Map<const Eigen::VectorXd>(s.memptr() + 1, r_);
@@ -201,34 +299,26 @@ class lgrm_woodbury_op {
   double eps_;
   const arma::mat& F_;
   ldlt_t ldlt_;
-  arma::mat C_, Tpinv_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  bool use_pinv_ = false;
+  arma::mat C_;
+  small_system T_;
   detail::op_poller poll_;
 };
 
 }  // namespace
 
-lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,
-                                 int m, double gamma, double mu, const eig_options& o, int n_threads,
-                                 arma::uword& rank) {
+// The explicit formulation (the only one in earlier builds): forms F = H K W^{-1/2}
+// (n x r) and G = U' A0^{-1} U from full solves with A0. Kept for
+// options(manifoldOOS.lgrm_nystrom = "explicit") and the tests that compare
+// it with the reduced formulation below.
+static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows,
+                                                 const arma::mat& WZ, int m, double gamma, double mu,
+                                                 const eig_options& o, int n_threads, arma::uword& rank) {
   const long n = Lloc.rows();
-  if (!(gamma > 0)) throw input_error("`gamma` must be positive");
-  if (!(mu >= 0) || !std::isfinite(mu)) throw input_error("`mu` must be a finite number >= 0");
-  if (m < 1 || m + 2 > n) throw input_error("`ndim` must lie in [1, n - 2]");
+  check_nystrom_args(n, m, gamma, mu);
   const arma::mat Wm12 = lgrm_inv_sqrt(WZ, rank);
   const arma::uword r = WZ.n_rows;
   // F = Phi = kappa(X, Z) W_Z^{-1/2}, by row blocks
-  arma::mat F(n, r);
-  const long blk = 2048;
-  const long n_blocks = (n + blk - 1) / blk;
-  parallel_items(n_blocks, n_threads, [&](long j) {
-    const arma::uword i0 = arma::uword(j * blk), i1 = arma::uword(std::min(n, (j + 1) * blk));
-    arma::mat Kb;
-    rows(i0, i1, Kb);
-    if (Kb.n_rows != i1 - i0 || Kb.n_cols != r) throw input_error("the landmark kernel has the wrong size");
-    detail::emat(F).middleRows(i0, i1 - i0).noalias() = detail::emat(Kb) * detail::emat(Wm12);
-  });
+  arma::mat F = kernel_features(rows, n, r, Wm12, n_threads);
   const arma::rowvec phibar = arma::mean(F, 0);
   F.each_row() -= phibar;                   // F = H Phi
   // F'F: fixed row chunks (the sum does not depend on the number of threads)
@@ -244,16 +334,9 @@ lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& r
   for (long j = 1; j < n_chunks; ++j) FtF += parts[j];
   parts.clear();
   detail::emat(FtF).triangularView<Eigen::StrictlyUpper>() = detail::emat(FtF).transpose();
-  arma::mat Sinv = FtF;
-  Sinv.diag() += gamma;
-  arma::mat S = arma::inv_sympd(Sinv);
-  S = 0.5 * (S + S.t());
-  const double trL = detail::sparse_trace(Lloc);
-  // tr(M) = tr(L) + mu (n - 1 - tr(F S F'))
-  const double trFSF = arma::accu(S % FtF);
-  const double trM = trL + mu * (double(n) - 1.0 - trFSF);
-  const double tau = 2.0 * trM / double(n);
-  const double eps = o.shift_eps * detail::shift_scale(trM, n);
+  const nystrom_terms nt = nystrom_trace_terms(FtF, gamma, Lloc, mu, o);
+  const arma::mat& S = nt.S;
+  const double tau = nt.tau, eps = nt.eps;
   lgrm_woodbury_op op(Lloc, F, S, mu, tau, eps, n_threads);
   const long nev = m + 1;
   const double sigma = -eps;
@@ -269,31 +352,244 @@ lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& r
   eigen_result res = eigs_operator_shift_invert(
       op, nev, sigma, o,
       [&]() -> eigen_result {
-        // the dense fallback holds n x n doubles twice
-        if (double(n) * double(n) * 16.0 > 8e9)
-          throw convergence_error("the shift-invert eigen-solve of the LGRM Nystrom path did not converge, "
-                                "and its dense fallback would need " +
-                                std::to_string(int(std::ceil(double(n) * double(n) * 16.0 / 1e9))) +
-                                " GB; use fewer points or change `landmarks`");
+        check_dense_fallback(n);
         arma::mat Md = apply_M(arma::eye(n, n));
         Md = 0.5 * (Md + Md.t());
         return eig_dense(Md, eig_which::bottom, nev);
       },
       "spectra_shift_invert_woodbury");
-  lgrm_fit_result out;
-  out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
-  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
-  const arma::mat& Y = out.emb.Y;
-  const arma::mat FY = lgrm_mult(F, Y, true, false);   // r x m
-  const arma::mat Gm = S * FY;
-  out.beta = Wm12 * Gm;
-  out.c = arma::mean(Y, 0) - phibar * Gm;
-  out.global_method = "nystrom";
-  arma::mat Yc = Y;
-  Yc.each_row() -= arma::mean(Y, 0);
-  out.lg_quad = arma::accu(Yc % Yc) - arma::accu(FY % (S * FY));
-  out.ll_quad = arma::accu(Y % detail::sparse_times(Lloc, Y));
-  return out;
+  return nystrom_result(res, m, tau, F, S, Wm12, phibar, Lloc);
+}
+
+// ---- the reduced formulation ----------------------------------------------------
+// W_Z = E diag(w) E' with the q eigenvalues kept (w > 1e-12 max w) in E_q, w_q;
+// W_Z^{-1/2} = B E_q' with B = E_q diag(w_q^{-1/2}) (r x q). The explicit F
+// (n x r) is F_q E_q' with F_q = H kappa(X, Z) B (n x q), and since
+// E_q'E_q = I,
+//   F (F'F + gamma I)^{-1} F' = F_q (F_q'F_q + gamma I)^{-1} F_q',
+//   beta = W_Z^{-1/2} S F'Y = B S_q F_q'Y,  S_q = (F_q'F_q + gamma I)^{-1},
+// so the whole fit runs on q columns instead of r (q = 227 of r = 1000 for
+// the Swiss roll at the median bandwidth: the Gaussian kernel's spectrum
+// decays fast). With A0 = P' L D L' P and U = [1/sqrt(n), F_q],
+//   G = U' A0^{-1} U = V'V,  V = D^{-1/2} L^{-1} P U,
+// one forward solve per column (half of a full solve) and a register-tiled
+// cross-product (blocks/dense_crossprod.h); V is overwritten in place. One
+// application of the Woodbury operator then needs one forward and one
+// backward solve (instead of two of each):
+//   q = D^{-1/2} L^{-1} P x,  s = T^{-1} C V'q,  y = P' L^{-T} D^{-1/2} (q - V s).
+// Dense n x q matrices held: F_q and V.
+namespace {
+
+constexpr int half_panel = 16;
+
+// Forward solve with the unit lower factor of 16 interleaved right-hand sides
+// (row i of the panel at W[16 i .. 16 i + 15]).
+void forward16_portable(const int* Lp, const int* Li, const double* Lx, double* W, long n) {
+  for (long i = 0; i < n; ++i) {
+    const double* xi = W + i * half_panel;
+    for (int p = Lp[i]; p < Lp[i + 1]; ++p) {
+      const long r = Li[p];
+      if (r <= i) continue;
+      const double v = Lx[p];
+      double* xr = W + r * half_panel;
+      for (int c = 0; c < half_panel; ++c) xr[c] -= xi[c] * v;
+    }
+  }
+}
+
+#ifdef MO_HAVE_AVX2_KERNELS
+__attribute__((target("avx2,fma"))) void forward16_avx2(const int* Lp, const int* Li, const double* Lx, double* W,
+                                                        long n) {
+  for (long i = 0; i < n; ++i) {
+    const double* xi = W + i * half_panel;
+    const __m256d x0 = _mm256_loadu_pd(xi), x1 = _mm256_loadu_pd(xi + 4);
+    const __m256d x2 = _mm256_loadu_pd(xi + 8), x3 = _mm256_loadu_pd(xi + 12);
+    for (int p = Lp[i]; p < Lp[i + 1]; ++p) {
+      const long r = Li[p];
+      if (r <= i) continue;
+      const __m256d v = _mm256_set1_pd(Lx[p]);
+      double* xr = W + r * half_panel;
+      _mm256_storeu_pd(xr, _mm256_fnmadd_pd(x0, v, _mm256_loadu_pd(xr)));
+      _mm256_storeu_pd(xr + 4, _mm256_fnmadd_pd(x1, v, _mm256_loadu_pd(xr + 4)));
+      _mm256_storeu_pd(xr + 8, _mm256_fnmadd_pd(x2, v, _mm256_loadu_pd(xr + 8)));
+      _mm256_storeu_pd(xr + 12, _mm256_fnmadd_pd(x3, v, _mm256_loadu_pd(xr + 12)));
+    }
+  }
+}
+#endif
+
+// V := D^{-1/2} L^{-1} P V in place (rows left in the factor's order), by
+// panels of 16 columns, threaded over panels.
+void ldlt_half_solve_inplace(const ldlt_t& ldlt, arma::mat& V, const arma::vec& dsq, int n_threads) {
+  const long n = V.n_rows, k = V.n_cols;
+  const sp_mat_e& L = ldlt.matrixL().nestedExpression();
+  const double* Lx = L.valuePtr();
+  const int* Li = L.innerIndexPtr();
+  const int* Lp = L.outerIndexPtr();
+  const auto& P = ldlt.permutationP().indices();
+  const bool perm = P.size() > 0;
+  bool avx2 = false;
+#ifdef MO_HAVE_AVX2_KERNELS
+  avx2 = cpu_has_avx2_fma();
+#endif
+  const long n_panels = (k + half_panel - 1) / half_panel;
+  parallel_items(n_panels, n_threads, [&](long j) {
+    const long c0 = j * half_panel;
+    const int w = int(std::min<long>(half_panel, k - c0));
+    std::vector<double> W(std::size_t(n) * half_panel, 0.0);
+    for (int c = 0; c < w; ++c) {
+      const double* src = V.colptr(c0 + c);
+      for (long i = 0; i < n; ++i) W[std::size_t(perm ? P(i) : i) * half_panel + c] = src[i];
+    }
+#ifdef MO_HAVE_AVX2_KERNELS
+    if (avx2) forward16_avx2(Lp, Li, Lx, W.data(), n);
+    else forward16_portable(Lp, Li, Lx, W.data(), n);
+#else
+    (void)avx2;
+    forward16_portable(Lp, Li, Lx, W.data(), n);
+#endif
+    for (int c = 0; c < w; ++c) {
+      double* dst = V.colptr(c0 + c);
+      for (long i = 0; i < n; ++i) dst[i] = W[std::size_t(i) * half_panel + c] * dsq(i);
+    }
+  });
+}
+
+class lgrm_woodbury_reduced_op {
+ public:
+  using Scalar = double;
+  // V: the half-solved U (n x (q + 1)); T = I + C G.
+  lgrm_woodbury_reduced_op(const ldlt_t& ldlt, const arma::vec& dsq, const arma::mat& V, const arma::mat& C,
+                           const arma::mat& T, double eps, int n_threads)
+      : ldlt_(ldlt), dsq_(dsq), V_(V), C_(C), eps_(eps), n_threads_(n_threads) {
+    n_ = V.n_rows;
+    k_ = V.n_cols;
+    T_.compute(T);
+  }
+  Eigen::Index rows() const { return n_; }
+  Eigen::Index cols() const { return n_; }
+  void set_shift(double sigma) {
+    if (std::abs(sigma + eps_) > 1e-12 * std::max(1.0, eps_))
+      throw error("internal: the LGRM Woodbury operator has a fixed shift");
+  }
+  void perform_op(const double* x, double* y) const {
+    poll_.tick();
+    const sp_mat_e& L = ldlt_.matrixL().nestedExpression();
+    const double* Lx = L.valuePtr();
+    const int* Li = L.innerIndexPtr();
+    const int* Lp = L.outerIndexPtr();
+    const auto& P = ldlt_.permutationP().indices();
+    const auto& Pinv = ldlt_.permutationPinv().indices();
+    const bool perm = P.size() > 0;
+    std::vector<double> q(n_);
+    for (long i = 0; i < n_; ++i) q[perm ? P(i) : i] = x[i];
+    for (long i = 0; i < n_; ++i) {
+      const double xi = q[i];
+      for (int p = Lp[i]; p < Lp[i + 1]; ++p)
+        if (Li[p] > i) q[Li[p]] -= xi * Lx[p];
+    }
+    for (long i = 0; i < n_; ++i) q[i] *= dsq_(i);
+    // u = V'q, one column per item
+    arma::vec u(k_);
+    const Eigen::Map<const Eigen::VectorXd> qv(q.data(), n_);
+    parallel_items(long(k_), n_threads_, [&](long j) {
+      u(j) = Eigen::Map<const Eigen::VectorXd>(V_.colptr(j), n_).dot(qv);
+    });
+    const arma::vec s = T_.solve(C_ * u);
+    // q - V s, by row blocks (the columns in order within each row)
+    const long blk = 4096, n_blocks = (n_ + blk - 1) / blk;
+    parallel_items(n_blocks, n_threads_, [&](long b) {
+      const long i0 = b * blk, i1 = std::min(n_, i0 + blk);
+      for (arma::uword j = 0; j < k_; ++j) {
+        const double sj = s(j);
+        const double* vj = V_.colptr(j);
+        for (long i = i0; i < i1; ++i) q[i] -= vj[i] * sj;
+      }
+    });
+    for (long i = 0; i < n_; ++i) q[i] *= dsq_(i);
+    for (long i = n_ - 1; i >= 0; --i) {
+      double acc = q[i];
+      for (int p = Lp[i]; p < Lp[i + 1]; ++p)
+        if (Li[p] > i) acc -= Lx[p] * q[Li[p]];
+      q[i] = acc;
+    }
+    for (long i = 0; i < n_; ++i) y[perm ? Pinv(i) : i] = q[i];
+  }
+
+ private:
+  const ldlt_t& ldlt_;
+  const arma::vec& dsq_;
+  const arma::mat& V_;
+  const arma::mat& C_;
+  double eps_;
+  int n_threads_;
+  long n_ = 0;
+  arma::uword k_ = 0;
+  small_system T_;
+  detail::op_poller poll_;
+};
+
+}  // namespace
+
+static lgrm_fit_result lgrm_fit_nystrom_reduced(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows,
+                                                const arma::mat& WZ, int m, double gamma, double mu,
+                                                const eig_options& o, int n_threads, arma::uword& rank) {
+  const long n = Lloc.rows();
+  check_nystrom_args(n, m, gamma, mu);
+  arma::mat Eq;
+  const arma::mat Bq = lgrm_inv_sqrt_factor(WZ, Eq);  // r x q, W_Z^{-1/2} = Bq Eq'
+  rank = Bq.n_cols;
+  const arma::uword r = WZ.n_rows, q = Bq.n_cols;
+  // F_q = kappa(X, Z) Bq by row blocks, then centred
+  arma::mat Fq = kernel_features(rows, n, r, Bq, n_threads);
+  const arma::rowvec phibar = arma::mean(Fq, 0);
+  Fq.each_row() -= phibar;
+  const nystrom_terms nt = nystrom_trace_terms(crossprod_cols(Fq, 0, q, n_threads), gamma, Lloc, mu, o);
+  const arma::mat& S = nt.S;
+  const double tau = nt.tau, eps = nt.eps;
+  // A0 = L_loc + (mu + eps) I = P' L D L' P
+  ldlt_t ldlt;
+  factor_shifted(Lloc, mu + eps, ldlt);
+  arma::vec dsq(n);
+  {
+    const Eigen::VectorXd D = ldlt.vectorD();
+    for (long i = 0; i < n; ++i) dsq(i) = 1.0 / std::sqrt(D(i));
+  }
+  // V = D^{-1/2} L^{-1} P [1/sqrt(n), F_q];  G = V'V
+  arma::mat V(n, q + 1);
+  V.col(0).fill(1.0 / std::sqrt(double(n)));
+  V.cols(1, q) = Fq;
+  ldlt_half_solve_inplace(ldlt, V, dsq, n_threads);
+  const arma::mat G = crossprod_cols(V, 0, q + 1, n_threads);
+  arma::mat C(q + 1, q + 1, arma::fill::zeros);
+  C(0, 0) = tau - mu;
+  C.submat(1, 1, q, q) = -mu * S;
+  arma::mat T = lgrm_mult(C, G);
+  T.diag() += 1.0;
+  lgrm_woodbury_reduced_op op(ldlt, dsq, V, C, T, eps, n_threads);
+  const long nev = m + 1;
+  eigen_result res = eigs_operator_shift_invert(
+      op, nev, -eps, o,
+      [&]() -> eigen_result {
+        check_dense_fallback(n);
+        // M + tau 11'/n = L_loc + mu (H - F_q S F_q') + tau 11'/n
+        arma::mat Md = detail::sparse_times(Lloc, arma::eye(n, n));
+        Md += mu * (arma::eye(n, n) - 1.0 / double(n));
+        Md -= mu * (Fq * (S * Fq.t()));
+        Md += tau / double(n);
+        Md = 0.5 * (Md + Md.t());
+        return eig_dense(Md, eig_which::bottom, nev);
+      },
+      "spectra_shift_invert_woodbury");
+  V.reset();
+  return nystrom_result(res, m, tau, Fq, S, Bq, phibar, Lloc);
+}
+
+lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,
+                                 int m, double gamma, double mu, const eig_options& o, int n_threads,
+                                 arma::uword& rank, bool explicit_features) {
+  if (explicit_features) return lgrm_fit_nystrom_explicit(Lloc, rows, WZ, m, gamma, mu, o, n_threads, rank);
+  return lgrm_fit_nystrom_reduced(Lloc, rows, WZ, m, gamma, mu, o, n_threads, rank);
 }
 
 }  // namespace manifoldOOS

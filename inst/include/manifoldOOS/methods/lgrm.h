@@ -40,6 +40,7 @@
 #include <manifoldOOS/blocks/local_align.h>
 #include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/parallel.h>
+#include <manifoldOOS/methods/lgrm_predict_rbf.h>
 
 namespace manifoldOOS {
 
@@ -433,20 +434,28 @@ inline lgrm_fit_result lgrm_fit_exact(const sp_mat_e& Lloc, arma::mat& K, int m,
 
 // ---- Nystrom (landmark) path -------------------------------------------------------------
 
-// Nystrom features: W_Z^{-1/2} (r x r, eigenvalues below 1e-12 x the largest dropped).
-inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
+// W_Z^{-1/2} = B E' (eigenvalues below 1e-12 x the largest dropped): returns
+// B = E diag(w^{-1/2}) (r x q) and E (r x q, orthonormal columns), q the rank kept.
+inline arma::mat lgrm_inv_sqrt_factor(const arma::mat& WZ, arma::mat& E) {
   arma::vec w;
-  arma::mat E;
+  arma::mat Eall;
   std::string how;
-  detail::eig_sym_full(0.5 * (WZ + WZ.t()), w, E, how);
+  detail::eig_sym_full(0.5 * (WZ + WZ.t()), w, Eall, how);
   const double top = w.max();
   if (!(top > 0)) throw input_error("the landmark kernel matrix is not positive definite");
   const arma::uvec keep = arma::find(w > 1e-12 * top);
-  rank = keep.n_elem;
-  arma::mat Ek = E.cols(keep);
+  E = Eall.cols(keep);
   arma::vec f = 1.0 / arma::sqrt(w.elem(keep));
-  arma::mat B = Ek;
+  arma::mat B = E;
   B.each_row() %= f.t();
+  return B;
+}
+
+// Nystrom features: W_Z^{-1/2} (r x r, eigenvalues below 1e-12 x the largest dropped).
+inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
+  arma::mat Ek;
+  const arma::mat B = lgrm_inv_sqrt_factor(WZ, Ek);
+  rank = B.n_cols;
   return B * Ek.t();
 }
 
@@ -454,14 +463,21 @@ inline arma::mat lgrm_inv_sqrt(const arma::mat& WZ, arma::uword& rank) {
 
 // y(x) = beta' kappa(x, B) + c for every row of Xnew (B: training rows or
 // landmarks). Each row is computed on its own with the same operations (the
-// result of a row does not depend on the batch); threaded over rows. The
+// result of a row does not depend on the batch); threaded over rows. Gaussian
+// kernel on a CPU with AVX2/FMA: the fused register kernel of
+// methods/lgrm_predict_rbf.h (the kernel row is never stored). Otherwise the
 // kernel row is built column by column of B (contiguous, vectorised) and
 // exponentiated with the package's vectorised exp (kernels.h).
+// portable = true: always the second path (tests compare the two).
 inline arma::mat lgrm_predict(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
-                              const arma::mat& Xnew, const kernel_spec& ks, int n_threads = 0) {
+                              const arma::mat& Xnew, const kernel_spec& ks, int n_threads = 0,
+                              bool portable = false) {
   check_kernel(ks);
   if (Xnew.n_cols != B.n_cols) throw input_error("`newdata` has the wrong number of columns");
   if (beta.n_rows != B.n_rows) throw input_error("`beta` does not match the stored rows");
+  if (c.n_elem != beta.n_cols) throw input_error("`c` does not match `beta`");
+  if (ks.type == kernel_type::rbf && !portable && B.n_cols >= 1 && lgrm_predict_rbf_available())
+    return lgrm_predict_rbf_fused(B, beta, c, Xnew, -1.0 / (2.0 * ks.sigma * ks.sigma), n_threads);
   const Eigen::Index nb = B.n_rows, d = B.n_cols, m = beta.n_cols;
   const arma::uword nn = Xnew.n_rows;
   arma::mat Y(nn, m);

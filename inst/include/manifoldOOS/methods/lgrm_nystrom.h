@@ -6,11 +6,22 @@
 // direction deflated) by shift-invert Lanczos on a sparse LDL' of
 // A0 = L_loc + (mu + eps) I and the Woodbury identity for the rank r + 1 rest.
 //
-// Memory: F (n x r) is the only dense n x r matrix. It is filled in row
-// blocks straight from the kernel (the n x r kernel matrix is never stored
-// whole); the Woodbury matrix G = U' A0^{-1} U (U = [1/sqrt(n), F]) is built
-// in column panels of A0^{-1} U (never stored whole), and each operator
-// application solves with A0 twice instead of keeping A0^{-1} U.
+// Reduced formulation (the default): with W_Z = E diag(w) E' restricted to
+// the q eigenvalues kept, F = F_q E_q' for F_q = H kappa(X, Z) E_q diag(w_q^{-1/2})
+// (n x q), and F (F'F + gamma I)^{-1} F' = F_q (F_q'F_q + gamma I)^{-1} F_q'
+// exactly, so the fit runs on q columns (q = 227 of r = 1000 landmarks for
+// the Swiss roll at the median bandwidth). G = U' A0^{-1} U (U = [1/sqrt(n),
+// F_q]) is V'V with V = D^{-1/2} L^{-1} P U (A0 = P' L D L' P): one forward
+// solve per column and a register-tiled cross-product
+// (blocks/dense_crossprod.h). Dense n x q matrices held: F_q and V (the
+// n x r kernel is produced by row blocks and never stored whole). One
+// operator application needs one forward and one backward solve. The same
+// matrices as the explicit formulation up to rounding (tested on well- and
+// ill-conditioned landmark kernels).
+//
+// Explicit formulation (explicit_features = true; the code before): F
+// (n x r) filled by row blocks, G from full solves with A0 in column panels,
+// two solves with A0 per operator application.
 #ifndef MANIFOLDOOS_LGRM_NYSTROM_H
 #define MANIFOLDOOS_LGRM_NYSTROM_H
 
@@ -25,10 +36,11 @@ using lgrm_kernel_rows = std::function<void(arma::uword i0, arma::uword i1, arma
 
 // Lloc: n x n sparse local matrix; `rows`: the landmark kernel by row blocks;
 // WZ = kappa(Z, Z) (r x r). Returns beta (r x m, applied to kappa(x, Z)) and
-// c; `rank` receives the rank kept of W_Z.
+// c; `rank` receives the rank kept of W_Z. explicit_features: the explicit
+// formulation instead of the reduced one (see above).
 lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,
                                  int m, double gamma, double mu, const eig_options& o, int n_threads,
-                                 arma::uword& rank);
+                                 arma::uword& rank, bool explicit_features = false);
 
 // X = A^{-1} B for the SPD A factorised by `ldlt`, several right-hand sides
 // at once (the factor is read once per panel of `panel` columns instead of

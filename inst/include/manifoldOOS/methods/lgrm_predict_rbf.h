@@ -1,0 +1,35 @@
+// Fused AVX2/FMA kernel of LGRM's out-of-sample map for the Gaussian kernel
+// (compiled in src/core/methods/lgrm_predict_rbf.cpp).
+//
+// y(x) = beta' kappa(x, B) + c with kappa(x, b) = exp(cr |x - b|^2) (cr < 0):
+// per row, four landmarks per vector (two vectors per step): the squared
+// distance by differences, the scaled argument clamped at -708, the
+// exponential (the algorithm of kernels.h's exp_clamped_inplace in explicit
+// FMA form: Cody-Waite reduction, degree-13 Taylor polynomial, 2^k from the
+// exponent bits) and the coefficient products accumulated in registers, so
+// the kernel row is never stored. The landmarks are padded to a multiple of 8
+// with zero coefficients (exact zero contributions). Every row goes through
+// the same operations in the same order whatever the batch (a row alone
+// equals the same row in a batch, bit for bit); threaded over rows.
+#ifndef MANIFOLDOOS_LGRM_PREDICT_RBF_H
+#define MANIFOLDOOS_LGRM_PREDICT_RBF_H
+
+#include <armadillo>
+
+namespace manifoldOOS {
+
+// True when the fused kernel can run here (built with it and the CPU has
+// AVX2 and FMA); otherwise the caller uses the portable path.
+bool lgrm_predict_rbf_available();
+
+// Y (Xnew.n_rows x beta.n_cols) = exp(cr |x - b|^2) map; B: m x d landmarks
+// (or training rows), beta: m x q, c: 1 x q. Throws if unavailable.
+arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
+                                 const arma::mat& Xnew, double cr, int n_threads);
+
+// exp(x) for x in [-708, 0] by the fused kernel's exponential, in place (tests).
+void lgrm_predict_rbf_exp(double* x, std::size_t n);
+
+}  // namespace manifoldOOS
+
+#endif  // MANIFOLDOOS_LGRM_PREDICT_RBF_H

@@ -1,0 +1,173 @@
+// Fused Gaussian-kernel map of LGRM (see methods/lgrm_predict_rbf.h).
+#include <manifoldOOS/methods/lgrm_predict_rbf.h>
+
+#include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/parallel.h>
+
+#include <algorithm>
+#include <vector>
+
+#ifdef MO_HAVE_AVX2_KERNELS
+#include <immintrin.h>
+#endif
+
+namespace manifoldOOS {
+
+#ifdef MO_HAVE_AVX2_KERNELS
+namespace {
+
+// exp(v) for v in [-708, 0], four lanes (kernels.h's algorithm, explicit FMAs).
+__attribute__((target("avx2,fma"))) inline __m256d exp4(__m256d v) {
+  const __m256d log2e = _mm256_set1_pd(1.4426950408889634074);
+  const __m256d ln2hi = _mm256_set1_pd(6.93147180369123816490e-01);
+  const __m256d ln2lo = _mm256_set1_pd(1.90821492927058770002e-10);
+  const __m256d shifter = _mm256_set1_pd(6755399441055744.0);
+  __m256d kd = _mm256_fmadd_pd(v, log2e, shifter);
+  const __m256i kb = _mm256_castpd_si256(kd);
+  kd = _mm256_sub_pd(kd, shifter);
+  __m256d r = _mm256_fnmadd_pd(kd, ln2hi, v);
+  r = _mm256_fnmadd_pd(kd, ln2lo, r);
+  __m256d p = _mm256_set1_pd(1.0 / 6227020800.0);
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 479001600.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 39916800.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 3628800.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 362880.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 40320.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 5040.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 720.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 120.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 24.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 6.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(0.5));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0));
+  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0));
+  const __m256i e = _mm256_slli_epi64(
+      _mm256_add_epi64(_mm256_sub_epi64(kb, _mm256_set1_epi64x(0x4338000000000000LL)), _mm256_set1_epi64x(1023)),
+      52);
+  return _mm256_mul_pd(p, _mm256_castsi256_pd(e));
+}
+
+__attribute__((target("avx2,fma"))) void exp_array_avx2(double* x, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(x + i, exp4(_mm256_loadu_pd(x + i)));
+  if (i < n) {
+    double buf[4] = {0.0, 0.0, 0.0, 0.0};
+    for (std::size_t j = i; j < n; ++j) buf[j - i] = x[j];
+    _mm256_storeu_pd(buf, exp4(_mm256_loadu_pd(buf)));
+    for (std::size_t j = i; j < n; ++j) x[j] = buf[j - i];
+  }
+}
+
+// Horizontal sum in a fixed order: (l0 + l1) + (l2 + l3).
+__attribute__((target("avx2,fma"))) inline double hsum(__m256d a) {
+  alignas(32) double t[4];
+  _mm256_store_pd(t, a);
+  return (t[0] + t[1]) + (t[2] + t[3]);
+}
+
+// One row: Bt (d x mp, row a at Bt + a mp), bt (q x mp), x (d), out (q).
+template <int Q>
+__attribute__((target("avx2,fma"))) void row_avx2(const double* Bt, const double* bt, long mp, int d, int qrt,
+                                                  const double* x, double cr, const double* c, double* out) {
+  const int q = Q > 0 ? Q : qrt;
+  __m256d acc[Q > 0 ? Q : 16];
+  for (int j = 0; j < q; ++j) acc[j] = _mm256_setzero_pd();
+  const __m256d crv = _mm256_set1_pd(cr), lo = _mm256_set1_pd(-708.0);
+  for (long l = 0; l < mp; l += 8) {
+    __m256d x0 = _mm256_set1_pd(x[0]);
+    __m256d t0 = _mm256_sub_pd(_mm256_load_pd(Bt + l), x0);
+    __m256d t1 = _mm256_sub_pd(_mm256_load_pd(Bt + l + 4), x0);
+    __m256d s0 = _mm256_mul_pd(t0, t0), s1 = _mm256_mul_pd(t1, t1);
+    for (int a = 1; a < d; ++a) {
+      const __m256d xa = _mm256_set1_pd(x[a]);
+      const double* ba = Bt + a * mp + l;
+      t0 = _mm256_sub_pd(_mm256_load_pd(ba), xa);
+      t1 = _mm256_sub_pd(_mm256_load_pd(ba + 4), xa);
+      s0 = _mm256_fmadd_pd(t0, t0, s0);
+      s1 = _mm256_fmadd_pd(t1, t1, s1);
+    }
+    const __m256d e0 = exp4(_mm256_max_pd(_mm256_mul_pd(s0, crv), lo));
+    const __m256d e1 = exp4(_mm256_max_pd(_mm256_mul_pd(s1, crv), lo));
+    for (int j = 0; j < q; ++j) {
+      const double* bj = bt + j * mp + l;
+      acc[j] = _mm256_fmadd_pd(e0, _mm256_load_pd(bj), acc[j]);
+      acc[j] = _mm256_fmadd_pd(e1, _mm256_load_pd(bj + 4), acc[j]);
+    }
+  }
+  for (int j = 0; j < q; ++j) out[j] = hsum(acc[j]) + c[j];
+}
+
+// 32-byte aligned, zero-initialised storage
+struct aligned_doubles {
+  std::vector<double> raw;
+  double* ptr;
+  explicit aligned_doubles(std::size_t n) : raw(n + 4, 0.0) {
+    const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(raw.data());
+    ptr = reinterpret_cast<double*>((p + 31) & ~std::uintptr_t(31));
+  }
+};
+
+}  // namespace
+#endif  // MO_HAVE_AVX2_KERNELS
+
+bool lgrm_predict_rbf_available() {
+#ifdef MO_HAVE_AVX2_KERNELS
+  return cpu_has_avx2_fma();
+#else
+  return false;
+#endif
+}
+
+void lgrm_predict_rbf_exp(double* x, std::size_t n) {
+  if (!lgrm_predict_rbf_available()) throw error("internal: the fused AVX2 kernel is not available on this CPU");
+#ifdef MO_HAVE_AVX2_KERNELS
+  exp_array_avx2(x, n);
+#endif
+}
+
+arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
+                                 const arma::mat& Xnew, double cr, int n_threads) {
+  if (!lgrm_predict_rbf_available()) throw error("internal: the fused AVX2 kernel is not available on this CPU");
+  const long m = B.n_rows, mp = (m + 7) / 8 * 8;
+  const int d = int(B.n_cols), q = int(beta.n_cols);
+  if (d < 1 || Xnew.n_cols != B.n_cols || long(beta.n_rows) != m || c.n_elem != beta.n_cols)
+    throw error("internal: lgrm_predict_rbf_fused dimensions");
+  const arma::uword nn = Xnew.n_rows;
+  arma::mat Y(nn, q);
+#ifdef MO_HAVE_AVX2_KERNELS
+  aligned_doubles Bt(std::size_t(d) * mp), bt(std::size_t(q) * mp);
+  for (int a = 0; a < d; ++a)
+    for (long l = 0; l < m; ++l) Bt.ptr[a * mp + l] = B(l, a);
+  for (int j = 0; j < q; ++j)
+    for (long l = 0; l < m; ++l) bt.ptr[j * mp + l] = beta(l, j);
+  const double* cp = c.memptr();
+  parallel_row_blocks(
+      nn, 4096, n_threads, [](std::size_t, std::size_t) {},
+      [&]() { return std::vector<double>(std::size_t(d) + std::size_t(q)); },
+      [&](std::vector<double>& buf, std::size_t i) {
+        double* x = buf.data();
+        double* out = x + d;
+        for (int a = 0; a < d; ++a) x[a] = Xnew(i, a);
+        switch (q) {
+          case 1: row_avx2<1>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
+          case 2: row_avx2<2>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
+          case 3: row_avx2<3>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
+          default: {
+            // more than 3 outputs: groups of up to 16 columns (same order per row)
+            for (int j0 = 0; j0 < q; j0 += 16) {
+              const int w = std::min(16, q - j0);
+              row_avx2<0>(Bt.ptr, bt.ptr + std::size_t(j0) * mp, mp, d, w, x, cr, cp + j0, out + j0);
+            }
+          }
+        }
+        for (int j = 0; j < q; ++j) Y(i, j) = out[j];
+      },
+      [](std::vector<double>&) {}, 64);
+#else
+  (void)cr;
+  (void)n_threads;
+#endif
+  return Y;
+}
+
+}  // namespace manifoldOOS
