@@ -94,12 +94,7 @@ inline manifoldOOS::adjacency_view mo_adjacency(
 inline manifoldOOS::lmds_map mo_lmds_map(const arma::mat& lsharp_t, const arma::mat& coords,
                                          const arma::vec& values, const arma::vec& mu,
                                          double grand_mean) {
-  manifoldOOS::lmds_map M;
-  M.lsharp_t = lsharp_t;
-  M.coords = coords;
-  M.values = values;
-  M.mu = mu;
-  M.grand_mean = grand_mean;
+  manifoldOOS::lmds_map M = manifoldOOS::make_lmds_map(lsharp_t, coords, values, mu, grand_mean);
   M.check();
   return M;
 }
