@@ -58,13 +58,7 @@ struct lmds_map {
 // A map from its fields (copied; not checked).
 inline lmds_map make_lmds_map(const arma::mat& lsharp_t, const arma::mat& coords,
                               const arma::vec& values, const arma::vec& mu, double grand_mean) {
-  lmds_map M;
-  M.lsharp_t = lsharp_t;
-  M.coords = coords;
-  M.values = values;
-  M.mu = mu;
-  M.grand_mean = grand_mean;
-  return M;
+  return lmds_map{lsharp_t, coords, values, mu, grand_mean};
 }
 
 // Place one point from its squared distances s[0..m-1] to the reference
