@@ -5,13 +5,12 @@
 #define MANIFOLDOOS_GLUE_H
 
 #ifdef MO_GLUE_EIGEN
-// Both forward headers must precede Rcpp.h.
-#include <RcppArmadillo/interface/RcppArmadilloForward.h>
+// Both forward headers must precede Rcpp.h, which RcppArmadillo.h includes
+// after its own forward header. Going through RcppArmadillo.h (rather than
+// its parts) lets a later #include <RcppArmadillo.h> in the same translation
+// unit, as in RcppExports.cpp inside src/unity_blocks.cpp, be a no-op.
 #include <RcppEigenForward.h>
-#include <Rcpp.h>
-#include <RcppArmadillo/interface/RcppArmadilloWrap.h>
-#include <RcppArmadillo/interface/RcppArmadilloAs.h>
-#include <RcppArmadillo/interface/RcppArmadilloSugar.h>
+#include <RcppArmadillo.h>
 #include <RcppEigenWrap.h>
 #else
 #include <RcppArmadillo.h>

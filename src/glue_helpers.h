@@ -65,7 +65,14 @@ inline Rcpp::NumericVector mo_vec(const arma::vec& v) {
   return Rcpp::NumericVector(v.begin(), v.end());
 }
 
-#ifdef MANIFOLDOOS_PATHS_H
+#endif  // MANIFOLDOOS_GLUE_HELPERS_H
+
+// The helpers below exist when the core header they convert for was included
+// before this one. Each has its own guard outside the main one, so a
+// translation unit that includes several glue files (src/unity_*.cpp) gets
+// the helpers that a later glue file's headers enable.
+#if defined(MANIFOLDOOS_PATHS_H) && !defined(MO_GLUE_HELPERS_ADJACENCY)
+#define MO_GLUE_HELPERS_ADJACENCY
 // Out-adjacency of a square dgCMatrix whose column u lists the out-edges of
 // u (a symmetric W, or t(W) for a directed graph). The matrix must outlive
 // the view.
@@ -81,23 +88,20 @@ inline manifoldOOS::adjacency_view mo_adjacency(
 }
 #endif
 
-#ifdef MANIFOLDOOS_LMDS_H
+#if defined(MANIFOLDOOS_LMDS_H) && !defined(MO_GLUE_HELPERS_LMDS)
+#define MO_GLUE_HELPERS_LMDS
 // Landmark-MDS map from the fields stored in an R fit (checked).
 inline manifoldOOS::lmds_map mo_lmds_map(const arma::mat& lsharp_t, const arma::mat& coords,
                                          const arma::vec& values, const arma::vec& mu,
                                          double grand_mean) {
-  manifoldOOS::lmds_map M;
-  M.lsharp_t = lsharp_t;
-  M.coords = coords;
-  M.values = values;
-  M.mu = mu;
-  M.grand_mean = grand_mean;
+  manifoldOOS::lmds_map M = manifoldOOS::make_lmds_map(lsharp_t, coords, values, mu, grand_mean);
   M.check();
   return M;
 }
 #endif
 
-#ifdef MANIFOLDOOS_MDS_H
+#if defined(MANIFOLDOOS_MDS_H) && !defined(MO_GLUE_HELPERS_MDS)
+#define MO_GLUE_HELPERS_MDS
 // The fields of a classical-MDS model returned to R.
 inline Rcpp::List mo_cmds_list(const manifoldOOS::cmds_model& m) {
   return Rcpp::List::create(
@@ -109,7 +113,8 @@ inline Rcpp::List mo_cmds_list(const manifoldOOS::cmds_model& m) {
 }
 #endif
 
-#ifdef MANIFOLDOOS_EIGEN_SPARSE_H
+#if defined(MANIFOLDOOS_EIGEN_SPARSE_H) && !defined(MO_GLUE_HELPERS_EIG_OPTIONS)
+#define MO_GLUE_HELPERS_EIG_OPTIONS
 // Eigen-solver options from the list built by eig_opts() (R/eigen.R);
 // missing entries keep the defaults. Include eigen_sparse.h first.
 inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
@@ -128,6 +133,4 @@ inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
   if (L.containsElementNamed("ridge")) o.ridge = Rcpp::as<double>(L["ridge"]);
   return o;
 }
-#endif
-
 #endif

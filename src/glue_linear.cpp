@@ -39,13 +39,11 @@ Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::Spa
                                 int dense_max, bool deflate, Rcpp::List eig) {
   MO_TRY {
     manifoldOOS::lp_options o;
-    if (constraint == "weighted") {
-      o.constraint = manifoldOOS::lp_constraint::weighted;
-    } else if (constraint == "orthogonal") {
-      o.constraint = manifoldOOS::lp_constraint::orthogonal;
-    } else {
-      throw manifoldOOS::input_error("unknown constraint");
-    }
+    o.constraint = manifoldOOS::parse_choice<manifoldOOS::lp_constraint>(
+        constraint,
+        {{"weighted", manifoldOOS::lp_constraint::weighted},
+         {"orthogonal", manifoldOOS::lp_constraint::orthogonal}},
+        "unknown constraint");
     o.which = manifoldOOS::parse_eig_which(which);
     if (m < 1) throw manifoldOOS::input_error("`ndim` must be positive");
     o.m = m;

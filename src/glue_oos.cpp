@@ -114,13 +114,11 @@ namespace {
 manifoldOOS::l1::solve_options make_options(const std::string& solver, int maxit, int width,
                                             int n_threads, int refresh = -1, bool check = false) {
   manifoldOOS::l1::solve_options o;
-  if (solver == "homotopy") {
-    o.solver = manifoldOOS::l1::solver_type::homotopy;
-  } else if (solver == "admm") {
-    o.solver = manifoldOOS::l1::solver_type::admm;
-  } else {
-    throw manifoldOOS::input_error("unknown l1 solver '" + solver + "'");
-  }
+  o.solver = manifoldOOS::parse_choice<manifoldOOS::l1::solver_type>(
+      solver,
+      {{"homotopy", manifoldOOS::l1::solver_type::homotopy},
+       {"admm", manifoldOOS::l1::solver_type::admm}},
+      "unknown l1 solver '" + solver + "'");
   if (maxit > 0) o.admm.maxit = maxit;
   if (width > 0) o.width = arma::uword(width);
   o.n_threads = n_threads;

@@ -169,13 +169,11 @@ manifoldOOS::sosi::scale_options scale_opts(const std::string& mode, double lamb
                                             double sep_q, double ridge, double jitter0, bool refine,
                                             double refine_tol) {
   manifoldOOS::sosi::scale_options o;
-  if (mode == "regularizer") {
-    o.rule = manifoldOOS::sosi::scale_rule::regularizer;
-  } else if (mode == "ratio") {
-    o.rule = manifoldOOS::sosi::scale_rule::ratio;
-  } else {
-    throw manifoldOOS::input_error("unknown scale rule");
-  }
+  o.rule = manifoldOOS::parse_choice<manifoldOOS::sosi::scale_rule>(
+      mode,
+      {{"regularizer", manifoldOOS::sosi::scale_rule::regularizer},
+       {"ratio", manifoldOOS::sosi::scale_rule::ratio}},
+      "unknown scale rule");
   o.lambda = lambda;
   o.k_dir = k_dir;
   o.per_class = per_class;

@@ -3,11 +3,12 @@
 // Floyd-Warshall, Procrustes recovery, local PCA (rank tests, orthonormality,
 // agreement with a direct SVD), the updatable Cholesky factor, the
 // sparse eigen-solver against LAPACK, the constrained assignment's
-// optimality certificate, and the direct clique assembly against Eigen's
-// setFromTriplets.
+// optimality certificate, the direct clique assembly against Eigen's
+// setFromTriplets, and the string-option parser (parse_choice).
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/clique_assembly.h>
+#include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 #include <manifoldOOS/blocks/local_pca.h>
@@ -15,6 +16,7 @@
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/isomap_project.h>
+#include <manifoldOOS/methods/lmds.h>
 #include <manifoldOOS/methods/plml.h>
 #include <manifoldOOS/oos/sparse_coding.h>
 
@@ -678,5 +680,43 @@ context("parallel loop block") {
       expect_true(!ok_state);
       expect_true(ok);
     }
+  }
+}
+
+context("string options (parse_choice)") {
+  enum class colour { red, green, blue };
+  test_that("each name maps to its value, aliases included, the first match wins") {
+    auto parse = [](const std::string& s) {
+      return manifoldOOS::parse_choice<colour>(
+          s, {{"red", colour::red}, {"green", colour::green}, {"verde", colour::green},
+              {"blue", colour::blue}, {"red", colour::blue}},
+          "unknown colour '" + s + "'");
+    };
+    expect_true(parse("red") == colour::red);
+    expect_true(parse("green") == colour::green);
+    expect_true(parse("verde") == colour::green);
+    expect_true(parse("blue") == colour::blue);
+  }
+  test_that("an unknown name is an input error carrying the message") {
+    std::string msg;
+    try {
+      manifoldOOS::parse_choice<colour>("Red", {{"red", colour::red}}, "unknown colour 'Red'");
+    } catch (const manifoldOOS::input_error& e) {
+      msg = e.what();
+    }
+    expect_true(msg == "unknown colour 'Red'");
+    expect_error_as(manifoldOOS::parse_choice<colour>("", {{"red", colour::red}}, "none"),
+                    manifoldOOS::input_error);
+  }
+  test_that("the package's parsers keep their names and messages") {
+    expect_true(manifoldOOS::parse_eig_which("all") == manifoldOOS::eig_which::all);
+    expect_true(manifoldOOS::parse_lmds_rule("gower") == manifoldOOS::lmds_rule::triangulation);
+    std::string msg;
+    try {
+      manifoldOOS::parse_lmds_rule("nystroem");
+    } catch (const manifoldOOS::input_error& e) {
+      msg = e.what();
+    }
+    expect_true(msg == "unknown out-of-sample rule 'nystroem'");
   }
 }

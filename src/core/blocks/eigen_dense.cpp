@@ -52,6 +52,14 @@ inline void check_m(arma::uword m, arma::uword n) {
   }
 }
 
+// Number of eigenpairs wanted of an n x n problem (all n for which = all),
+// checked.
+inline arma::uword pairs_wanted(eig_which which, arma::uword m, arma::uword n) {
+  if (which == eig_which::all) m = n;
+  check_m(m, n);
+  return m;
+}
+
 // Full symmetric eigendecomposition (ascending): divide-and-conquer first,
 // then the standard QR algorithm. Only the lower/upper triangle is read.
 void eig_sym_full(const arma::mat& A, arma::vec& val, arma::mat& vec,
@@ -105,8 +113,7 @@ eigen_result eig_dense(const arma::mat& A, eig_which which, arma::uword m) {
   detail::check_square_finite(A, "the matrix");
   detail::check_symmetric(A, "the matrix");
   const arma::uword n = A.n_rows;
-  if (which == eig_which::all) m = n;
-  detail::check_m(m, n);
+  m = detail::pairs_wanted(which, m, n);
   arma::vec val;
   arma::mat vec;
   eigen_result res;
@@ -148,8 +155,7 @@ eigen_result geig_dense(const arma::mat& A, const arma::mat& B, eig_which which,
   detail::check_symmetric(A, "A");
   detail::check_symmetric(B, "B");
   const arma::uword p = A.n_rows;
-  if (which == eig_which::all) m = p;
-  detail::check_m(m, p);
+  m = detail::pairs_wanted(which, m, p);
 
   arma::mat R;
   double used = 0.0;

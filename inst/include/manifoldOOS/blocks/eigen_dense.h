@@ -24,10 +24,9 @@ namespace manifoldOOS {
 enum class eig_which { bottom, top, all };
 
 inline eig_which parse_eig_which(const std::string& s) {
-  if (s == "bottom") return eig_which::bottom;
-  if (s == "top") return eig_which::top;
-  if (s == "all") return eig_which::all;
-  throw input_error("`which` must be \"bottom\", \"top\" or \"all\"");
+  return parse_choice<eig_which>(
+      s, {{"bottom", eig_which::bottom}, {"top", eig_which::top}, {"all", eig_which::all}},
+      "`which` must be \"bottom\", \"top\" or \"all\"");
 }
 
 // Result of every eigen-solver of the package.

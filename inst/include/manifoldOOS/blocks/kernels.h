@@ -101,10 +101,11 @@ struct kernel_spec {
 };
 
 inline kernel_type parse_kernel_type(const std::string& s) {
-  if (s == "rbf") return kernel_type::rbf;
-  if (s == "linear") return kernel_type::linear;
-  if (s == "polynomial") return kernel_type::polynomial;
-  throw input_error("unknown kernel '" + s + "'");
+  return parse_choice<kernel_type>(s,
+                                   {{"rbf", kernel_type::rbf},
+                                    {"linear", kernel_type::linear},
+                                    {"polynomial", kernel_type::polynomial}},
+                                   "unknown kernel '" + s + "'");
 }
 
 // Squared Euclidean distances between the rows of A (m x p) and B (n x p),

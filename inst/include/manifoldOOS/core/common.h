@@ -8,6 +8,7 @@
 #define MANIFOLDOOS_COMMON_H
 
 #include <atomic>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -29,6 +30,24 @@ class input_error : public error {
  public:
   explicit input_error(const std::string& what) : error(what) {}
 };
+
+// A string option and the enum value it names.
+template <class E>
+struct choice {
+  const char* name;
+  E value;
+};
+
+// The value of the first choice named `s`; an input_error with `message`
+// when none is. Every string option of the core and of the glue is parsed
+// here, e.g. parse_choice<eig_which>(s, {{"top", eig_which::top}, ...}, "...").
+template <class E>
+E parse_choice(const std::string& s, std::initializer_list<choice<E>> choices,
+               const std::string& message) {
+  for (const choice<E>& c : choices)
+    if (s == c.name) return c.value;
+  throw input_error(message);
+}
 
 // An iterative solver did not converge.
 class convergence_error : public error {

@@ -44,10 +44,11 @@ namespace manifoldOOS {
 enum class le_variant { generalized, symmetric, unnormalized };
 
 inline le_variant parse_le_variant(const std::string& s) {
-  if (s == "generalized") return le_variant::generalized;
-  if (s == "symmetric") return le_variant::symmetric;
-  if (s == "unnormalized") return le_variant::unnormalized;
-  throw input_error("`laplacian` must be \"generalized\", \"symmetric\" or \"unnormalized\"");
+  return parse_choice<le_variant>(s,
+                                  {{"generalized", le_variant::generalized},
+                                   {"symmetric", le_variant::symmetric},
+                                   {"unnormalized", le_variant::unnormalized}},
+                                  "`laplacian` must be \"generalized\", \"symmetric\" or \"unnormalized\"");
 }
 
 struct le_result {

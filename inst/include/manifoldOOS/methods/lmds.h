@@ -30,9 +30,11 @@ namespace manifoldOOS {
 enum class lmds_rule { triangulation, nystrom };
 
 inline lmds_rule parse_lmds_rule(const std::string& s) {
-  if (s == "triangulation" || s == "gower") return lmds_rule::triangulation;
-  if (s == "nystrom") return lmds_rule::nystrom;
-  throw input_error("unknown out-of-sample rule '" + s + "'");
+  return parse_choice<lmds_rule>(s,
+                                 {{"triangulation", lmds_rule::triangulation},
+                                  {"gower", lmds_rule::triangulation},
+                                  {"nystrom", lmds_rule::nystrom}},
+                                 "unknown out-of-sample rule '" + s + "'");
 }
 
 struct lmds_map {
@@ -52,6 +54,12 @@ struct lmds_map {
     }
   }
 };
+
+// A map from its fields (copied; not checked).
+inline lmds_map make_lmds_map(const arma::mat& lsharp_t, const arma::mat& coords,
+                              const arma::vec& values, const arma::vec& mu, double grand_mean) {
+  return lmds_map{lsharp_t, coords, values, mu, grand_mean};
+}
 
 // Place one point from its squared distances s[0..m-1] to the reference
 // points; writes y[0..q-1] at stride `ldy`.

@@ -37,15 +37,7 @@ struct cmds_model {
   long n_ops = 0;
   std::string note;
 
-  lmds_map as_map() const {
-    lmds_map M;
-    M.lsharp_t = lsharp_t;
-    M.coords = embedding;
-    M.values = values;
-    M.mu = mu;
-    M.grand_mean = grand_mean;
-    return M;
-  }
+  lmds_map as_map() const { return make_lmds_map(lsharp_t, embedding, values, mu, grand_mean); }
 };
 
 namespace detail {
@@ -201,18 +193,25 @@ inline void finish_cmds(cmds_model& M, const eigen_result& r, arma::uword q) {
   M.note = r.note;
 }
 
+// body(j) for every column j < n, split statically over OpenMP threads
+// when OpenMP is available.
+template <class Body>
+inline void for_each_column(long n, int n_threads, const Body& body) {
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt)
+#endif
+  for (long j = 0; j < n; ++j) body(j);
+}
+
 }  // namespace detail
 
 // Column means of D o D (square = true) or of D, for a symmetric D.
 inline arma::vec sq_column_means(const arma::mat& D, bool square, int n_threads) {
   const long n = static_cast<long>(D.n_cols);
   arma::vec mu(n);
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt)
-#endif
-  for (long j = 0; j < n; ++j) {
+  detail::for_each_column(n, n_threads, [&](long j) {
     const double* col = D.colptr(j);
     double t = 0.0;
     if (square) {
@@ -221,7 +220,7 @@ inline arma::vec sq_column_means(const arma::mat& D, bool square, int n_threads)
       for (arma::uword i = 0; i < D.n_rows; ++i) t += col[i];
     }
     mu[j] = t / double(D.n_rows);
-  }
+  });
   return mu;
 }
 
@@ -240,19 +239,14 @@ inline cmds_model cmds_distances(const arma::mat& D, bool square, arma::uword q,
   auto build_B = [&]() {
     arma::mat B(n, n);
     const long nn = static_cast<long>(n);
-    const int nt = resolve_threads(n_threads);
-    (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt)
-#endif
-    for (long j = 0; j < nn; ++j) {
+    detail::for_each_column(nn, n_threads, [&](long j) {
       for (long i = j; i < nn; ++i) {
         const double a = D(i, j), b = D(j, i);
         // symmetric by construction: average of the two triangles
         const double s = square ? 0.5 * (a * a + b * b) : 0.5 * (a + b);
         B(i, j) = -0.5 * (s - M.mu[i] - M.mu[j] + g);
       }
-    }
+    });
     for (long j = 0; j < nn; ++j)
       for (long i = 0; i < j; ++i) B(i, j) = B(j, i);
     return B;

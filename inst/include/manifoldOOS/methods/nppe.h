@@ -201,10 +201,9 @@ inline arma::mat nppe_features(const nppe_model& md, const arma::mat& X, int n_t
 enum class nppe_scale { coord, global, none };
 
 inline nppe_scale parse_nppe_scale(const std::string& s) {
-  if (s == "coord") return nppe_scale::coord;
-  if (s == "global") return nppe_scale::global;
-  if (s == "none") return nppe_scale::none;
-  throw input_error("`scale` must be \"coord\", \"global\" or \"none\"");
+  return parse_choice<nppe_scale>(
+      s, {{"coord", nppe_scale::coord}, {"global", nppe_scale::global}, {"none", nppe_scale::none}},
+      "`scale` must be \"coord\", \"global\" or \"none\"");
 }
 
 struct nppe_options {

@@ -30,16 +30,17 @@ enum class goose_scale { axis, isotropic, none };
 enum class goose_variant { centred, literal };
 
 inline goose_scale parse_goose_scale(const std::string& s) {
-  if (s == "axis") return goose_scale::axis;
-  if (s == "isotropic") return goose_scale::isotropic;
-  if (s == "none") return goose_scale::none;
-  throw input_error("unknown GOoSE scale '" + s + "'");
+  return parse_choice<goose_scale>(s,
+                                   {{"axis", goose_scale::axis},
+                                    {"isotropic", goose_scale::isotropic},
+                                    {"none", goose_scale::none}},
+                                   "unknown GOoSE scale '" + s + "'");
 }
 
 inline goose_variant parse_goose_variant(const std::string& s) {
-  if (s == "centred") return goose_variant::centred;
-  if (s == "literal_thesis") return goose_variant::literal;
-  throw input_error("unknown GOoSE variant '" + s + "'");
+  return parse_choice<goose_variant>(
+      s, {{"centred", goose_variant::centred}, {"literal_thesis", goose_variant::literal}},
+      "unknown GOoSE variant '" + s + "'");
 }
 
 namespace goose_detail {
