@@ -151,7 +151,8 @@
 #'   common fields, `basis` (the training rows, or the landmarks), `beta`,
 #'   `c`, `kernel` (its specification; `params$sigma` is the eq. 17 width),
 #'   `train_residual_rms`, `quad` (\eqn{\mathrm{tr}(Y^\top L_{loc} Y)},
-#'   \eqn{\mathrm{tr}(Y^\top L_g Y)}), `n_rank_deficient`, `n_components`
+#'   \eqn{\mathrm{tr}(Y^\top L_g Y)}), `n_rank_deficient` (cliques whose `p`-th
+#'   singular value is at most 1e-6 times the first), `n_components`
 #'   (of the clique graph), `n_duplicates`, `landmarks` and `solver`.
 #' @references Yang, Y., Nie, F., Xiang, S., Zhuang, Y. and Wang, W. (2010).
 #'   Local and global regressive mapping for manifold learning with

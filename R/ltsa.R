@@ -43,7 +43,9 @@
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
 #' @return A `manifold_fit` of subclass `manifold_ltsa`, with the training
 #'   data (`X_train`), `k`, `include_self`, `reg`, the eigenvalues (the
-#'   dropped trivial one first), `n_duplicates`, `n_rank_deficient` and
+#'   dropped trivial one first), `n_duplicates`, `n_rank_deficient` (neighbourhoods
+#'   whose `ndim`-th local singular value is at most 1e-6 times the first; a
+#'   warning names them) and
 #'   `solver` (eigen-solver diagnostics).
 #' @seealso [manifold_fit], [lle()].
 #' @export
@@ -91,7 +93,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
   mo_progress(verbose, "LTSA: done", start = t0)
   if (m$n_rank_deficient > 0) {
     warn_mo(sprintf(paste0("%d neighbourhood%s ha%s local rank below `ndim` = %d (the %d-th local ",
-                           "singular value is below 1e-10 times the first); the embedding may be unreliable."),
+                           "singular value is at most 1e-6 times the first); the embedding may be unreliable."),
                     as.integer(m$n_rank_deficient), if (m$n_rank_deficient == 1) "" else "s",
                     if (m$n_rank_deficient == 1) "s" else "ve", ndim, ndim))
   }

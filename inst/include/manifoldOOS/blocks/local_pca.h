@@ -24,12 +24,14 @@
 //             s_r > tol s_1 (LGRM on sqrt(max(lambda, 0)) of the Gram
 //             eigenvalues, PLML on the SVD; also when fewer than r values
 //             exist); gram_eigenvalues: unless lambda_r > tol lambda_1 on the
-//             raw Gram eigenvalues (LTSA, tol = 1e-20 = (1e-10)^2). The two
+//             raw Gram eigenvalues (LTSA, tol = 1e-12 = (1e-6)^2). The two
 //             tests agree except within rounding of the threshold. Through
 //             the Gram or scatter matrix a zero singular value comes out as
 //             about sqrt(machine epsilon) x s_1 (~1e-8 s_1), so a tolerance
-//             below that (LTSA's and LGRM's 1e-10) flags only blocks whose
-//             eigenvalues vanish exactly (e.g. duplicated rows); the SVD route
+//             on s below that would flag only blocks whose eigenvalues vanish
+//             exactly: LTSA and LGRM therefore test s_r > 1e-6 s_1, which a
+//             rank-deficient clique (points on a line with ndim = 2) fails
+//             and well-sampled curved data pass; the SVD route (PLML, 1e-10)
 //             resolves ~1e-16 s_1.
 //   fix_signs flip each basis column so that its largest entry is positive
 //             (linalg.h; PLML).

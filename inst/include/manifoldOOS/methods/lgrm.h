@@ -85,7 +85,7 @@ inline arma::mat lgrm_crossprod(const arma::mat& A) {
 struct lgrm_local {
   sp_mat_e L;            // n x n, symmetric PSD, L 1 = 0
   arma::mat sv;          // n x p local singular values (diagnostics)
-  long n_rank_deficient = 0;  // cliques whose p-th singular value < 1e-10 x the first
+  long n_rank_deficient = 0;  // cliques whose p-th singular value <= 1e-6 x the first
 };
 
 // A_i of one centred clique Ci (k x d), SVD form (Yang et al. 2010, eq. 10), through
@@ -126,7 +126,7 @@ inline lgrm_local lgrm_local_matrix(const arma::mat& X, const arma::Mat<int>& nb
   sp_mat_e L = assemble_clique_matrix(X, nbhd, n_threads, deficient, [&](long i, const arma::mat& Ci, bool& def) {
     arma::vec s;
     arma::mat A = lgrm_clique_matrix(Ci, p, gamma, s);
-    def = !(s(p - 1) > 1e-10 * s(0));
+    def = !(s(p - 1) > 1e-6 * s(0));  // resolvable through the Gram matrix (local_pca.h)
     out.sv.row(i) = s.t();
     return A;
   });

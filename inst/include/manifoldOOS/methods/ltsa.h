@@ -21,16 +21,16 @@ namespace manifoldOOS {
 
 struct ltsa_alignment {
   sp_mat_e B;
-  long n_rank_deficient = 0;  // neighbourhoods whose q-th singular value < 1e-10 x the first
+  long n_rank_deficient = 0;  // neighbourhoods whose q-th singular value <= 1e-6 x the first
 };
 
 // LTSA's local PCA: Gram route on the centred clique, rank test on the Gram
-// eigenvalues (lambda_q > 1e-20 lambda_1, i.e. s_q > 1e-10 s_1).
+// eigenvalues (lambda_q > 1e-12 lambda_1, i.e. s_q > 1e-6 s_1).
 inline local_pca_options ltsa_pca_options() {
   local_pca_options o;
   o.route = local_pca_route::gram;
   o.rank_test = local_rank_test::gram_eigenvalues;
-  o.rank_tol = 1e-20;
+  o.rank_tol = 1e-12;  // lambda_q > 1e-12 lambda_1, i.e. s_q > 1e-6 s_1 (see local_pca.h)
   o.what = "an LTSA neighbourhood";
   return o;
 }
