@@ -8,24 +8,7 @@
 eigs_sparse <- manifoldOOS:::eigs_sparse
 geigs_sparse <- manifoldOOS:::geigs_sparse
 
-with_chol <- function(backend, expr) {
-  old <- options(manifoldOOS.sparse_cholesky = backend)
-  on.exit(options(old))
-  force(expr)
-}
-
-# ||(I - P_U) V||_F, sine-of-angles distance of the column spaces
-subspace_dist <- function(U, V) {
-  qu <- qr.Q(qr(U)); qv <- qr.Q(qr(V))
-  norm(qv - qu %*% crossprod(qu, qv), "F")
-}
-
-roll_graph_laplacian <- function(n, k, seed) {
-  X <- swiss_roll(n, seed = seed)$x
-  W <- neighbor_graph(X, k = k)$W
-  deg <- Matrix::rowSums(W)
-  list(W = W, deg = deg, L = methods::as(Matrix::Diagonal(x = deg) - W, "CsparseMatrix"))
-}
+# with_chol(), subspace_dist() and roll_graph_laplacian(): helper-sparse-eigen.R
 
 test_that("CHOLMOD and Eigen LDL' shift-invert give the same bottom eigenpairs", {
   g <- roll_graph_laplacian(3000, 8, 21)

@@ -8,34 +8,15 @@
 eigs_sparse <- manifoldOOS:::eigs_sparse
 geigs_sparse <- manifoldOOS:::geigs_sparse
 
-with_opts <- function(opts, expr) {
-  old <- options(opts)
-  on.exit(options(old))
-  force(expr)
-}
-
-# sine-of-angles distance of the column spaces
-subspace_dist <- function(U, V) {
-  qu <- qr.Q(qr(U)); qv <- qr.Q(qr(V))
-  norm(qv - qu %*% crossprod(qu, qv), "F")
-}
-
-roll_laplacian <- function(n, k, seed) {
-  X <- swiss_roll(n, seed = seed)$x
-  W <- neighbor_graph(X, k = k)$W
-  deg <- Matrix::rowSums(W)
-  list(W = W, deg = deg, L = methods::as(Matrix::Diagonal(x = deg) - W, "CsparseMatrix"))
-}
+# with_chol(), subspace_dist() and roll_graph_laplacian(): helper-sparse-eigen.R
 
 test_that("the package's supernodal factor gives CHOLMOD's eigenpairs (threaded and serial)", {
   # n = 6000: thousands of supernodes, so the subtrees run on two threads;
   # n = 400: fewer than 64 supernodes, the serial path
   for (n in c(6000, 400)) {
-    g <- roll_laplacian(n, 8, 11)
-    a <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod_blas"),
-                   eigs_sparse(g$L, "bottom", 6, method = "iterative"))
-    b <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod"),
-                   eigs_sparse(g$L, "bottom", 6, method = "iterative"))
+    g <- roll_graph_laplacian(n, 8, 11)
+    a <- with_chol("cholmod_blas", eigs_sparse(g$L, "bottom", 6, method = "iterative"))
+    b <- with_chol("cholmod", eigs_sparse(g$L, "bottom", 6, method = "iterative"))
     expect_identical(b$method, "spectra_shift_invert")
     expect_identical(a$method, b$method)
     expect_false(identical(a$vectors, b$vectors))  # two different factors ran
@@ -49,10 +30,9 @@ test_that("the package's supernodal factor gives CHOLMOD's eigenpairs (threaded 
 })
 
 test_that("the factor and the solves do not depend on the number of threads", {
-  g <- roll_laplacian(6000, 8, 3)
-  run <- function(th) with_opts(list(manifoldOOS.sparse_cholesky = "cholmod",
-                                     manifoldOOS.threads = th),
-                                eigs_sparse(g$L, "bottom", 5, method = "iterative"))
+  g <- roll_graph_laplacian(6000, 8, 3)
+  run <- function(th) with_chol("cholmod", eigs_sparse(g$L, "bottom", 5, method = "iterative"),
+                                threads = th)
   r1 <- run(1L)
   r2 <- run(2L)
   r3 <- run(3L)
@@ -62,14 +42,12 @@ test_that("the factor and the solves do not depend on the number of threads", {
 })
 
 test_that("generalised problems agree with CHOLMOD's factor (diagonal and general B)", {
-  g <- roll_laplacian(3000, 8, 5)
+  g <- roll_graph_laplacian(3000, 8, 5)
   D <- Matrix::Diagonal(x = g$deg)
   B <- methods::as(D + 0.2 * g$W, "CsparseMatrix")
   for (BB in list(D, B)) {
-    a <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod_blas"),
-                   geigs_sparse(g$L, BB, "bottom", 4, method = "iterative"))
-    b <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod"),
-                   geigs_sparse(g$L, BB, "bottom", 4, method = "iterative"))
+    a <- with_chol("cholmod_blas", geigs_sparse(g$L, BB, "bottom", 4, method = "iterative"))
+    b <- with_chol("cholmod", geigs_sparse(g$L, BB, "bottom", 4, method = "iterative"))
     expect_identical(b$method, a$method)
     expect_lt(max(abs(a$values - b$values)), 1e-10)
     expect_lt(subspace_dist(a$vectors, b$vectors), 1e-8)
@@ -89,8 +67,8 @@ test_that("LE (three Laplacians) and LTSA embeddings agree with CHOLMOD's factor
     ltsa = function() ltsa(X, 2, k = 10, eigen_solver = "sparse")
   )
   for (nm in names(fits)) {
-    a <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod_blas"), fits[[nm]]())
-    b <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod"), fits[[nm]]())
+    a <- with_chol("cholmod_blas", fits[[nm]]())
+    b <- with_chol("cholmod", fits[[nm]]())
     expect_match(b$solver$method, "shift_invert", label = nm)
     expect_identical(b$solver$method, a$solver$method, label = nm)
     Ya <- embedding(a)
@@ -108,8 +86,8 @@ test_that("LLE agrees with CHOLMOD's factor as far as its conditioning allows", 
   # (CHOLMOD vs Eigen's LDL' too); the check is the residual and a subspace
   # distance far below the perturbation bound residual / gap (~1e-5).
   X <- swiss_roll(1500, seed = 9)$x
-  a <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod_blas"), lle(X, 2, k = 10, eigen_solver = "sparse"))
-  b <- with_opts(list(manifoldOOS.sparse_cholesky = "cholmod"), lle(X, 2, k = 10, eigen_solver = "sparse"))
+  a <- with_chol("cholmod_blas", lle(X, 2, k = 10, eigen_solver = "sparse"))
+  b <- with_chol("cholmod", lle(X, 2, k = 10, eigen_solver = "sparse"))
   expect_identical(b$solver$method, a$solver$method)
   expect_lt(b$solver$residual, 1e-12)
   expect_lt(max(abs(a$eigenvalues - b$eigenvalues)), 1e-12)
@@ -124,8 +102,7 @@ test_that("a matrix that is not PSD gets the same classed error from every facto
                    "CsparseMatrix")
   n_neg <- sum(2 - 2 * cos(pi * (0:(n - 1)) / n) - 0.01 < 0)
   msg <- vapply(c("cholmod", "cholmod_blas", "eigen"), function(b) {
-    e <- with_opts(list(manifoldOOS.sparse_cholesky = b),
-                   expect_error(eigs_sparse(A, "bottom", 3, method = "iterative"),
+    e <- with_chol(b, expect_error(eigs_sparse(A, "bottom", 3, method = "iterative"),
                                 class = "manifoldOOS_input_error"))
     conditionMessage(e)
   }, "")
@@ -135,8 +112,7 @@ test_that("a matrix that is not PSD gets the same classed error from every facto
 })
 
 test_that("the option names the three factorisations when it is invalid", {
-  g <- roll_laplacian(800, 8, 2)
-  expect_error(with_opts(list(manifoldOOS.sparse_cholesky = "supernodal"),
-                         eigs_sparse(g$L, "bottom", 3, method = "iterative")),
+  g <- roll_graph_laplacian(800, 8, 2)
+  expect_error(with_chol("supernodal", eigs_sparse(g$L, "bottom", 3, method = "iterative")),
                "\"cholmod\", \"cholmod_blas\" or \"eigen\"", class = "manifoldOOS_input_error")
 })
