@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -192,20 +193,26 @@ class super_numeric {
   // descending within each subtree)
   template <class F>
   void run_bins(F&& f, bool ascending) const {
+    std::atomic<bool> failed{false};
     auto body = [&](int t) {
-      std::vector<double> tmp(maxrow_);
-      for (int r : bins_[t]) {
-        if (ascending) {
-          for (int j = first_[r]; j <= r; ++j) f(j, tmp);
-        } else {
-          for (int j = r; j >= first_[r]; --j) f(j, tmp);
+      try {
+        std::vector<double> tmp(maxrow_);
+        for (int r : bins_[t]) {
+          if (ascending) {
+            for (int j = first_[r]; j <= r; ++j) f(j, tmp);
+          } else {
+            for (int j = r; j >= first_[r]; --j) f(j, tmp);
+          }
         }
+      } catch (...) {  // only the scratch allocation can throw
+        failed.store(true);
       }
     };
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < bins_.size(); ++t) pool.emplace_back(body, int(t));
     body(0);
     for (auto& th : pool) th.join();
+    if (failed.load()) throw std::bad_alloc();
   }
 
   int run_numeric(int threads) {
