@@ -41,20 +41,7 @@ test_that("the factor and the solves do not depend on the number of threads", {
   expect_identical(r3$vectors, r1$vectors)
 })
 
-test_that("generalised problems agree with CHOLMOD's factor (diagonal and general B)", {
-  g <- roll_graph_laplacian(3000, 8, 5)
-  D <- Matrix::Diagonal(x = g$deg)
-  B <- methods::as(D + 0.2 * g$W, "CsparseMatrix")
-  for (BB in list(D, B)) {
-    a <- with_chol("cholmod_blas", geigs_sparse(g$L, BB, "bottom", 4, method = "iterative"))
-    b <- with_chol("cholmod", geigs_sparse(g$L, BB, "bottom", 4, method = "iterative"))
-    expect_identical(b$method, a$method)
-    expect_lt(max(abs(a$values - b$values)), 1e-10)
-    expect_lt(subspace_dist(a$vectors, b$vectors), 1e-8)
-    Bd <- as.matrix(BB)
-    expect_equal(crossprod(b$vectors, Bd %*% b$vectors), diag(4), tolerance = 1e-8)
-  }
-})
+# generalised problems: test-sparse-cholesky.R (against "eigen" and "cholmod_blas")
 
 test_that("LE (three Laplacians) and LTSA embeddings agree with CHOLMOD's factor", {
   X <- swiss_roll(2500, seed = 4)$x
@@ -94,22 +81,7 @@ test_that("LLE agrees with CHOLMOD's factor as far as its conditioning allows", 
   expect_lt(subspace_dist(embedding(a), embedding(b)), 1e-6)
 })
 
-test_that("a matrix that is not PSD gets the same classed error from every factorisation", {
-  n <- 600
-  W <- Matrix::bandSparse(n, k = 1, diagonals = list(rep(1, n - 1)), symmetric = TRUE)
-  W <- methods::as(methods::as(W, "generalMatrix"), "CsparseMatrix")
-  A <- methods::as(Matrix::Diagonal(x = Matrix::rowSums(W)) - W - 0.01 * Matrix::Diagonal(n),
-                   "CsparseMatrix")
-  n_neg <- sum(2 - 2 * cos(pi * (0:(n - 1)) / n) - 0.01 < 0)
-  msg <- vapply(c("cholmod", "cholmod_blas", "eigen"), function(b) {
-    e <- with_chol(b, expect_error(eigs_sparse(A, "bottom", 3, method = "iterative"),
-                                class = "manifoldOOS_input_error"))
-    conditionMessage(e)
-  }, "")
-  expect_identical(unname(msg[2]), unname(msg[1]))
-  expect_identical(unname(msg[3]), unname(msg[1]))
-  expect_match(msg[1], sprintf("%d eigenvalue\\(s\\) lie below the shift", n_neg))
-})
+# a matrix that is not PSD: test-sparse-cholesky.R (the same error from all three)
 
 test_that("the option names the three factorisations when it is invalid", {
   g <- roll_graph_laplacian(800, 8, 2)
