@@ -39,9 +39,14 @@
 #' * `manifoldOOS.sparse_cholesky`: factorisation of the shifted sparse
 #'   matrix in the shift-invert eigen-solves of Laplacian eigenmaps, LLE (and
 #'   its variants), LTSA and the other sparse bottom-eigenpair problems:
-#'   `"cholmod"` (default; CHOLMOD's supernodal Cholesky from the Matrix
-#'   package) or `"eigen"` (Eigen's simplicial LDL', the earlier path; the
-#'   eigenpairs agree to the solver's tolerance, not bit for bit).
+#'   `"cholmod"` (default; CHOLMOD's fill-reducing ordering and supernodal
+#'   analysis from the Matrix package, the numeric factorisation and the
+#'   solves by the package's own supernodal code with Eigen's dense kernels,
+#'   independent subtrees on `manifoldOOS.threads` threads; the result does
+#'   not depend on the number of threads), `"cholmod_blas"` (CHOLMOD's own
+#'   numeric factorisation and solves with the BLAS R uses, the previous
+#'   default) or `"eigen"` (Eigen's simplicial LDL', the first path). The
+#'   eigenpairs of the three agree to the solver's tolerance, not bit for bit.
 #' * `manifoldOOS.memory_limit`: bytes of memory a fit may plan to use
 #'   (default: the memory the system reports available). Fits whose dense
 #'   matrices would exceed it ([isomap()], [lgrm()]) stop before allocating

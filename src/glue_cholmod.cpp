@@ -2,15 +2,23 @@
 // registered as the core's external sparse SPD factorisation (see
 // <manifoldOOS/blocks/spd_factor.h>). The shift-invert eigen-solvers of LE,
 // LTSA, LLE and every other sparse bottom-eigenpair problem factorise with
-// it unless options(manifoldOOS.sparse_cholesky = "eigen") selects Eigen's
-// simplicial LDL' (the previous path).
+// it. options(manifoldOOS.sparse_cholesky =):
+//   "cholmod" (default): CHOLMOD's ordering (AMD) and supernodal analysis,
+//     the numbers and the solves by the package's threaded supernodal code
+//     with Eigen's dense kernels (glue_cholmod_super.h);
+//   "cholmod_blas": CHOLMOD's own numeric factorisation and solves (the BLAS
+//     R was built with);
+//   "eigen": Eigen's simplicial LDL' (the first path).
 #include <cholmod.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 
 #include <manifoldOOS/blocks/spd_factor.h>
 #include <manifoldOOS/core/common.h>
+
+#include "glue_cholmod_super.h"
 
 #define R_NO_REMAP
 #include <Rinternals.h>
@@ -21,17 +29,31 @@ namespace {
 // raise an R error (a longjmp through C++ frames), so it is replaced.
 extern "C" void quiet_cholmod_handler(int, const char*, int, const char*) {}
 
-// options(manifoldOOS.sparse_cholesky = "cholmod" (default) | "eigen")
-bool cholmod_selected() {
+// options(manifoldOOS.sparse_cholesky = "cholmod" (default) | "cholmod_blas" | "eigen")
+enum class chol_backend { cholmod, cholmod_blas, eigen };
+
+chol_backend selected_backend() {
   SEXP opt = Rf_GetOption1(Rf_install("manifoldOOS.sparse_cholesky"));
-  if (opt == R_NilValue) return true;
+  if (opt == R_NilValue) return chol_backend::cholmod;
   if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
     const char* v = CHAR(STRING_ELT(opt, 0));
-    if (std::strcmp(v, "cholmod") == 0) return true;
-    if (std::strcmp(v, "eigen") == 0) return false;
+    if (std::strcmp(v, "cholmod") == 0) return chol_backend::cholmod;
+    if (std::strcmp(v, "cholmod_blas") == 0) return chol_backend::cholmod_blas;
+    if (std::strcmp(v, "eigen") == 0) return chol_backend::eigen;
   }
   throw manifoldOOS::input_error(
-      "the option `manifoldOOS.sparse_cholesky` must be \"cholmod\" or \"eigen\"");
+      "the option `manifoldOOS.sparse_cholesky` must be \"cholmod\", \"cholmod_blas\" or \"eigen\"");
+}
+
+// options(manifoldOOS.threads) as the fits use it (0 or unset: all cores)
+int selected_threads() {
+  SEXP opt = Rf_GetOption1(Rf_install("manifoldOOS.threads"));
+  int t = 0;
+  if ((TYPEOF(opt) == INTSXP || TYPEOF(opt) == REALSXP) && XLENGTH(opt) == 1) {
+    const double v = Rf_asReal(opt);
+    if (std::isfinite(v) && v >= 1) t = static_cast<int>(v);
+  }
+  return manifoldOOS::resolve_threads(t);
 }
 
 class cholmod_spd_factor : public manifoldOOS::spd_factor {
@@ -52,7 +74,7 @@ class cholmod_spd_factor : public manifoldOOS::spd_factor {
   cholmod_spd_factor& operator=(const cholmod_spd_factor&) = delete;
 
   // false when the matrix is not positive definite or CHOLMOD failed
-  bool factorise(const Eigen::SparseMatrix<double>& M) {
+  bool factorise(const Eigen::SparseMatrix<double>& M, bool own_numeric, int threads) {
     n_ = static_cast<std::size_t>(M.rows());
     cholmod_sparse A;
     std::memset(&A, 0, sizeof(A));
@@ -69,11 +91,26 @@ class cholmod_spd_factor : public manifoldOOS::spd_factor {
     A.packed = 1;
     L_ = M_cholmod_analyze(&A, &c_);
     if (L_ == nullptr || c_.status < CHOLMOD_OK) return false;
+    if (own_numeric && L_->is_super &&
+        M_cholmod_change_factor(CHOLMOD_REAL, TRUE, TRUE, TRUE, TRUE, L_, &c_) &&
+        c_.status == CHOLMOD_OK) {
+      const int r = own_.factorize(M, L_, threads);
+      if (r == 1) {
+        L_->minor = n_;
+        own_ok_ = true;
+        return true;
+      }
+      if (r == 0) return false;
+    }
     const int ok = M_cholmod_factorize(&A, L_, &c_);
     return ok && c_.status == CHOLMOD_OK && L_->minor == n_;
   }
 
   void solve(const double* b, double* x) const override {
+    if (own_ok_) {
+      own_.solve(b, x);
+      return;
+    }
     cholmod_dense B;
     std::memset(&B, 0, sizeof(B));
     B.nrow = n_;
@@ -94,12 +131,15 @@ class cholmod_spd_factor : public manifoldOOS::spd_factor {
   cholmod_factor* L_ = nullptr;
   std::size_t n_ = 0;
   bool started_ = false;
+  mo_supernodal_factor own_;  // the package's numeric factor (when it ran)
+  bool own_ok_ = false;
 };
 
 std::unique_ptr<manifoldOOS::spd_factor> make_cholmod_factor(const Eigen::SparseMatrix<double>& M) {
-  if (!cholmod_selected()) return nullptr;
+  const chol_backend b = selected_backend();
+  if (b == chol_backend::eigen) return nullptr;
   std::unique_ptr<cholmod_spd_factor> f(new cholmod_spd_factor());
-  if (!f->factorise(M)) return nullptr;
+  if (!f->factorise(M, b == chol_backend::cholmod, selected_threads())) return nullptr;
   return f;
 }
 

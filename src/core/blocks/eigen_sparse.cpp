@@ -46,6 +46,49 @@ namespace detail {
 
 // ---- small sparse utilities -------------------------------------------------
 
+// max |A_ij - A_ji| over the stored entries (a missing entry counts as 0).
+// Compressed with sorted row indices (the usual case): each mirrored entry
+// is found by binary search in its column, without forming A'; otherwise
+// through A - A'. Both give the same number.
+inline double max_asymmetry(const sp_mat_e& A) {
+  const Eigen::Index n = A.outerSize();
+  bool sorted = A.isCompressed();
+  const int* p = A.outerIndexPtr();
+  const int* ix = A.innerIndexPtr();
+  for (Eigen::Index j = 0; sorted && j < n; ++j) {
+    for (int e = p[j] + 1; e < p[j + 1]; ++e) {
+      if (ix[e] <= ix[e - 1]) {
+        sorted = false;
+        break;
+      }
+    }
+  }
+  if (!sorted) {
+    sp_mat_e At = A.transpose();
+    sp_mat_e D = A - At;
+    double dmax = 0.0;
+    for (Eigen::Index i = 0; i < D.nonZeros(); ++i) dmax = std::max(dmax, std::abs(D.valuePtr()[i]));
+    return dmax;
+  }
+  const double* v = A.valuePtr();
+  double dmax = 0.0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(max : dmax) if (A.nonZeros() > 1000000)
+#endif
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (int e = p[j]; e < p[j + 1]; ++e) {
+      const int i = ix[e];
+      if (i == j) continue;
+      const int* b = ix + p[i];
+      const int* f = ix + p[i + 1];
+      const int* q = std::lower_bound(b, f, static_cast<int>(j));
+      const double mirror = (q != f && *q == j) ? v[q - ix] : 0.0;
+      dmax = std::max(dmax, std::abs(v[e] - mirror));
+    }
+  }
+  return dmax;
+}
+
 inline void check_sparse(const sp_mat_e& A, const char* name) {
   if (A.rows() != A.cols()) throw input_error(std::string(name) + " must be a square matrix");
   if (A.rows() == 0) throw input_error(std::string(name) + " must not be empty");
@@ -59,10 +102,7 @@ inline void check_sparse(const sp_mat_e& A, const char* name) {
   double amax = 0.0;
   for (Eigen::Index i = 0; i < nnz; ++i) amax = std::max(amax, std::abs(v[i]));
   if (amax == 0.0) return;
-  sp_mat_e At = A.transpose();
-  sp_mat_e D = A - At;
-  double dmax = 0.0;
-  for (Eigen::Index i = 0; i < D.nonZeros(); ++i) dmax = std::max(dmax, std::abs(D.valuePtr()[i]));
+  const double dmax = max_asymmetry(A);
   if (dmax > 1e-8 * amax) {
     std::ostringstream os;
     os << name << " must be symmetric (relative asymmetry " << dmax / amax << ")";
@@ -198,9 +238,27 @@ class ldlt_shift_op {
     if (factored_ && sigma == sigma_) return;
     sp_mat_e M;
     if (B_ == nullptr) {
-      sp_mat_e I(A_.rows(), A_.cols());
-      I.setIdentity();
-      M = A_ - sigma * I;
+      // A - sigma I: with every diagonal entry stored, a copy of A whose
+      // diagonal is shifted in place (the same numbers as the sparse sum,
+      // a_ii - sigma, without merging two patterns)
+      M = A_;
+      M.makeCompressed();
+      bool all_diag = true;
+      for (Eigen::Index j = 0; j < M.outerSize() && all_diag; ++j) {
+        const int* b = M.innerIndexPtr() + M.outerIndexPtr()[j];
+        const int* e = M.innerIndexPtr() + M.outerIndexPtr()[j + 1];
+        const int* q = std::find(b, e, static_cast<int>(j));
+        if (q == e) {
+          all_diag = false;
+        } else {
+          M.valuePtr()[q - M.innerIndexPtr()] -= sigma;
+        }
+      }
+      if (!all_diag) {
+        sp_mat_e I(A_.rows(), A_.cols());
+        I.setIdentity();
+        M = A_ - sigma * I;
+      }
     } else {
       M = A_ - sigma * (*B_);
     }
