@@ -107,6 +107,39 @@ test_that("W equals a dense reference built from the same neighbour lists", {
   }
 })
 
+test_that("compressed W equals, slot for slot, a matrix built from triplets (ties, all rules)", {
+  # integer grid: many equal distances, so neighbour lists have ties; the
+  # package writes W's compressed columns directly from bucketed half-edges
+  X <- as.matrix(expand.grid(1:7, 1:6, 0:1))
+  n <- nrow(X)
+  k <- 6
+  nb <- knn(X, k)
+  for (weights in c("binary", "heat", "distance")) {
+    w <- switch(weights, binary = 1 + 0 * nb$dist, heat = exp(-nb$dist^2 / (2 * 0.9^2)), distance = nb$dist)
+    A <- matrix(0, n, n); P <- matrix(FALSE, n, n)
+    for (i in seq_len(n)) { A[i, nb$idx[i, ]] <- w[i, ]; P[i, nb$idx[i, ]] <- TRUE }
+    for (rule in c("or", "and", "mean", "none")) {
+      r <- sym_ref(list(A = A, P = P), rule)
+      ij <- which(r$S, arr.ind = TRUE)
+      ref <- Matrix::sparseMatrix(i = ij[, 1], j = ij[, 2], x = r$W[ij], dims = c(n, n))
+      g <- suppressWarnings(neighbor_graph(X, k = k, symmetrize = rule, weights = weights, sigma = 0.9,
+                                            on_disconnected = "largest"))
+      expect_true(methods::validObject(g$W), info = paste(weights, rule))  # sorted row indices
+      expect_identical(g$W@p, ref@p, info = paste(weights, rule))
+      expect_identical(g$W@i, ref@i, info = paste(weights, rule))
+      expect_identical(g$W@x, ref@x, info = paste(weights, rule))
+    }
+  }
+  # an eps-ball graph on the same grid: exactly the pairs within eps, distance weights
+  ge <- neighbor_graph(X, type = "eps", eps = 1.5, weights = "distance")
+  D <- as.matrix(dist(X))
+  ij <- which(D <= 1.5 & D > 0, arr.ind = TRUE)
+  ref <- Matrix::sparseMatrix(i = ij[, 1], j = ij[, 2], x = D[ij], dims = c(n, n))
+  expect_identical(ge$W@p, ref@p)
+  expect_identical(ge$W@i, ref@i)
+  expect_equal(ge$W@x, ref@x, tolerance = 1e-15)
+})
+
 test_that("directed graph keeps exactly the kNN relation", {
   set.seed(2)
   X <- matrix(rnorm(80), ncol = 2)

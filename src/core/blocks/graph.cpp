@@ -49,61 +49,121 @@ void check_sigma(weight_rule weights, double sigma) {
   }
 }
 
-// Builds W from the directed half-edges (sorted here).
-Eigen::SparseMatrix<double> build_from_half_edges(std::vector<half_edge>& he, int n,
+// Half-edges grouped by their smaller end a: bucket a holds he[start[a] ..
+// start[a + 1]), filled by a counting pass, so the n k half-edges of a kNN
+// graph are never sorted as a whole.
+struct half_edge_buckets {
+  std::vector<std::size_t> start;
+  std::vector<half_edge> he;
+};
+
+// Calls visit(emit) where emit(i, j, d) is called once for every directed
+// neighbour relation i -> j of length d (the same order on both passes).
+template <class Visit>
+half_edge_buckets bucket_half_edges(int n, Visit visit) {
+  half_edge_buckets B;
+  B.start.assign(static_cast<std::size_t>(n) + 1, 0);
+  visit([&](int i, int j, double d) {
+    check_edge(i, j, d, n);
+    ++B.start[static_cast<std::size_t>(std::min(i, j)) + 1];
+  });
+  for (int a = 0; a < n; ++a) B.start[a + 1] += B.start[a];
+  B.he.resize(B.start[n]);
+  std::vector<std::size_t> pos(B.start.begin(), B.start.end() - 1);
+  visit([&](int i, int j, double d) {
+    B.he[pos[std::min(i, j)]++] = i < j ? half_edge{i, j, 0, d} : half_edge{j, i, 1, d};
+  });
+  return B;
+}
+
+// Builds W from the bucketed half-edges. Within a bucket the half-edges are
+// sorted by (b, dir) (a few dozen each), and W is written in compressed
+// column form directly: for a pair a < b, column b receives row a while bucket
+// a is visited and column a receives row b, so every column's rows arrive in
+// increasing order (rows below the diagonal from earlier buckets first).
+Eigen::SparseMatrix<double> build_from_half_edges(half_edge_buckets& B, int n,
                                                   symmetrize_rule sym, weight_rule weights,
                                                   double sigma) {
-  std::sort(he.begin(), he.end(), half_edge_less);
-  std::vector<Eigen::Triplet<double>> trip;
-  trip.reserve(sym == symmetrize_rule::min_and ? he.size() : 2 * he.size());
-  std::size_t s = 0;
-  while (s < he.size()) {
-    const int a = he[s].a, b = he[s].b;
-    bool has_ab = false, has_ba = false;
-    double w_ab = 0.0, w_ba = 0.0;
-    std::size_t t = s;
-    for (; t < he.size() && he[t].a == a && he[t].b == b; ++t) {
-      const double w = edge_weight(he[t].d, weights, sigma);
-      if (he[t].dir == 0) {
-        if (has_ab) throw input_error("duplicated neighbour in the list of point " + std::to_string(a + 1) + ".");
-        has_ab = true;
-        w_ab = w;
-      } else {
-        if (has_ba) throw input_error("duplicated neighbour in the list of point " + std::to_string(b + 1) + ".");
-        has_ba = true;
-        w_ba = w;
+  std::vector<half_edge>& he = B.he;
+  for (int a = 0; a < n; ++a) {
+    std::sort(he.begin() + B.start[a], he.begin() + B.start[a + 1], half_edge_less);
+  }
+  // one pass per purpose: emit(a, b, has_ab, has_ba, w_ab, w_ba) per pair
+  auto pairs = [&](bool with_weights, auto&& emit) {
+    std::size_t s = 0;
+    while (s < he.size()) {
+      const int a = he[s].a, b = he[s].b;
+      bool has_ab = false, has_ba = false;
+      double w_ab = 0.0, w_ba = 0.0;
+      std::size_t t = s;
+      for (; t < he.size() && he[t].a == a && he[t].b == b; ++t) {
+        const double w = with_weights ? edge_weight(he[t].d, weights, sigma) : 0.0;
+        if (he[t].dir == 0) {
+          if (has_ab) throw input_error("duplicated neighbour in the list of point " + std::to_string(a + 1) + ".");
+          has_ab = true;
+          w_ab = w;
+        } else {
+          if (has_ba) throw input_error("duplicated neighbour in the list of point " + std::to_string(b + 1) + ".");
+          has_ba = true;
+          w_ba = w;
+        }
       }
+      s = t;
+      emit(a, b, has_ab, has_ba, w_ab, w_ba);
     }
-    s = t;
+  };
+  // the entries a pair contributes: (row a, col b) and/or (row b, col a)
+  auto entries = [&](bool has_ab, bool has_ba, double w_ab, double w_ba, auto&& put) {
     switch (sym) {
       case symmetrize_rule::none:
-        if (has_ab) trip.emplace_back(a, b, w_ab);
-        if (has_ba) trip.emplace_back(b, a, w_ba);
+        if (has_ab) put(true, w_ab);
+        if (has_ba) put(false, w_ba);
         break;
       case symmetrize_rule::max_or: {
         const double w = (has_ab && has_ba) ? std::max(w_ab, w_ba) : (has_ab ? w_ab : w_ba);
-        trip.emplace_back(a, b, w);
-        trip.emplace_back(b, a, w);
+        put(true, w);
+        put(false, w);
         break;
       }
       case symmetrize_rule::min_and:
         if (has_ab && has_ba) {
           const double w = std::min(w_ab, w_ba);
-          trip.emplace_back(a, b, w);
-          trip.emplace_back(b, a, w);
+          put(true, w);
+          put(false, w);
         }
         break;
       case symmetrize_rule::mean: {
         const double w = 0.5 * (w_ab + w_ba);  // a missing direction counts as 0
-        trip.emplace_back(a, b, w);
-        trip.emplace_back(b, a, w);
+        put(true, w);
+        put(false, w);
         break;
       }
     }
+  };
+  std::vector<long> col_start(static_cast<std::size_t>(n) + 1, 0);
+  pairs(false, [&](int a, int b, bool has_ab, bool has_ba, double, double) {
+    entries(has_ab, has_ba, 0.0, 0.0, [&](bool upper, double) { ++col_start[(upper ? b : a) + 1]; });
+  });
+  for (int c = 0; c < n; ++c) col_start[c + 1] += col_start[c];
+  const long nnz = col_start[n];
+  if (nnz > static_cast<long>(std::numeric_limits<int>::max())) {
+    throw input_error("the neighbourhood graph has more than 2^31 - 1 edges.");
   }
   Eigen::SparseMatrix<double> W(n, n);
-  W.setFromTriplets(trip.begin(), trip.end());
-  W.makeCompressed();
+  W.resizeNonZeros(static_cast<Eigen::Index>(nnz));
+  int* outer = W.outerIndexPtr();
+  int* inner = W.innerIndexPtr();
+  double* val = W.valuePtr();
+  for (int c = 0; c <= n; ++c) outer[c] = static_cast<int>(col_start[c]);
+  std::vector<long> fill(col_start.begin(), col_start.end() - 1);
+  pairs(true, [&](int a, int b, bool has_ab, bool has_ba, double w_ab, double w_ba) {
+    entries(has_ab, has_ba, w_ab, w_ba, [&](bool upper, double w) {
+      const int col = upper ? b : a;
+      const long at = fill[col]++;
+      inner[at] = upper ? a : b;
+      val[at] = w;
+    });
+  });
   return W;
 }
 
@@ -137,18 +197,15 @@ Eigen::SparseMatrix<double> knn_graph(const int* idx, const double* dist, int n,
                                       double sigma) {
   if (n < 1 || k < 1) throw input_error("knn_graph needs n >= 1 and k >= 1.");
   check_sigma(weights, sigma);
-  std::vector<half_edge> he;
-  he.reserve(static_cast<std::size_t>(n) * k);
-  for (int r = 0; r < k; ++r) {
-    for (int i = 0; i < n; ++i) {
-      const std::size_t at = static_cast<std::size_t>(i) + static_cast<std::size_t>(r) * n;
-      const int j = idx[at];
-      const double d = dist[at];
-      check_edge(i, j, d, n);
-      he.push_back(i < j ? half_edge{i, j, 0, d} : half_edge{j, i, 1, d});
+  half_edge_buckets B = bucket_half_edges(n, [&](auto&& emit) {
+    for (int r = 0; r < k; ++r) {
+      for (int i = 0; i < n; ++i) {
+        const std::size_t at = static_cast<std::size_t>(i) + static_cast<std::size_t>(r) * n;
+        emit(i, idx[at], dist[at]);
+      }
     }
-  }
-  return build_from_half_edges(he, n, sym, weights, sigma);
+  });
+  return build_from_half_edges(B, n, sym, weights, sigma);
 }
 
 Eigen::SparseMatrix<double> eps_graph(const int* ptr, const int* idx, const double* dist,
@@ -157,18 +214,15 @@ Eigen::SparseMatrix<double> eps_graph(const int* ptr, const int* idx, const doub
   if (n < 1) throw input_error("eps_graph needs n >= 1.");
   check_sigma(weights, sigma);
   if (ptr[0] != 0) throw input_error("radius lists: the row pointer must start at 0.");
-  std::vector<half_edge> he;
-  he.reserve(static_cast<std::size_t>(ptr[n]));
   for (int i = 0; i < n; ++i) {
     if (ptr[i + 1] < ptr[i]) throw input_error("radius lists: the row pointer must be non-decreasing.");
-    for (int t = ptr[i]; t < ptr[i + 1]; ++t) {
-      const int j = idx[t];
-      const double d = dist[t];
-      check_edge(i, j, d, n);
-      he.push_back(i < j ? half_edge{i, j, 0, d} : half_edge{j, i, 1, d});
-    }
   }
-  return build_from_half_edges(he, n, sym, weights, sigma);
+  half_edge_buckets B = bucket_half_edges(n, [&](auto&& emit) {
+    for (int i = 0; i < n; ++i) {
+      for (int t = ptr[i]; t < ptr[i + 1]; ++t) emit(i, idx[t], dist[t]);
+    }
+  });
+  return build_from_half_edges(B, n, sym, weights, sigma);
 }
 
 bandwidth_result bandwidth_floor(double sigma, double ref_max) {
