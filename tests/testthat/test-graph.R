@@ -370,6 +370,38 @@ test_that("Laplacians: rows sum to 0, D^(1/2) 1 is in the null space of L_sym", 
   expect_equal(as.matrix(graph_laplacian(W)), as.matrix(L), ignore_attr = TRUE)
 })
 
+test_that("Laplacian slots equal a triplet-built reference (diagonal in W, isolated vertex, explicit zero)", {
+  n <- 9
+  for (iso in c(TRUE, FALSE)) {
+    set.seed(12)
+    A <- matrix(0, n, n)
+    up <- which(upper.tri(A) & matrix(runif(n * n), n) < 0.5, arr.ind = TRUE)
+    if (iso) up <- up[up[, 1] != 4 & up[, 2] != 4, , drop = FALSE]  # vertex 4 isolated
+    A[up] <- runif(nrow(up))
+    A[1, 4] <- if (iso) 0 else 0.3
+    A[2, 7] <- 0  # an explicit zero weight: (2, 7) is stored
+    A <- A + t(A)
+    S <- A != 0 | (row(A) == 2 & col(A) == 7) | (row(A) == 7 & col(A) == 2)
+    diag(S) <- c(TRUE, FALSE, TRUE, FALSE, FALSE, TRUE, FALSE, FALSE, TRUE)  # stored diagonal, ignored
+    diag(A)[diag(S)] <- 5
+    ij <- which(S, arr.ind = TRUE)
+    W <- Matrix::sparseMatrix(i = ij[, 1], j = ij[, 2], x = A[ij], dims = c(n, n))
+    d <- rowSums(A) - diag(A)
+    for (type in if (iso) "unnormalized" else c("unnormalized", "symmetric", "random_walk")) {
+      sc <- switch(type, unnormalized = rep(1, n), symmetric = 1 / sqrt(d), random_walk = 1 / d)
+      off <- ij[ij[, 1] != ij[, 2], , drop = FALSE]
+      v <- switch(type, unnormalized = -A[off], symmetric = -A[off] * (sc[off[, 1]] * sc[off[, 2]]),
+                  random_walk = -A[off] * sc[off[, 1]])
+      dg <- if (type == "unnormalized") d else rep(1, n)
+      ref <- Matrix::sparseMatrix(i = c(off[, 1], 1:n), j = c(off[, 2], 1:n), x = c(v, dg), dims = c(n, n))
+      L <- graph_laplacian(W, type)
+      expect_identical(L@p, ref@p, info = paste(type, iso))
+      expect_identical(L@i, ref@i, info = paste(type, iso))
+      expect_identical(L@x, ref@x, info = paste(type, iso))
+    }
+  }
+})
+
 test_that("isolated vertices (underflowing heat weights) are detected", {
   set.seed(12)
   X <- matrix(rnorm(40), ncol = 2)

@@ -379,32 +379,76 @@ laplacian_result graph_laplacian(const csc_view& W, laplacian_type type) {
       scale[i] = 1.0 / d;
     }
   }
+  auto entry = [&](int r, int c, double w) {
+    switch (type) {
+      case laplacian_type::unnormalized:
+        return -w;
+      case laplacian_type::symmetric:
+        return -w * (scale[r] * scale[c]);
+      default:
+        return -w * scale[r];
+    }
+  };
+  auto diagonal = [&](int i) { return (type == laplacian_type::unnormalized) ? res.degree[i] : 1.0; };
+  bool sorted = true;  // strictly increasing rows in every column (a valid dgCMatrix)
+  for (int c = 0; c < n && sorted; ++c) {
+    for (int t = W.col_ptr[c] + 1; t < W.col_ptr[c + 1]; ++t) {
+      if (W.row_idx[t] <= W.row_idx[t - 1]) {
+        sorted = false;
+        break;
+      }
+    }
+  }
+  if (sorted) {
+    // compressed columns written directly: column c is W's column c without
+    // its diagonal entry, with L_cc inserted at its place
+    long nnz = 0;
+    for (int c = 0; c < n; ++c) {
+      for (int t = W.col_ptr[c]; t < W.col_ptr[c + 1]; ++t) nnz += (W.row_idx[t] != c);
+    }
+    nnz += n;
+    if (nnz > static_cast<long>(std::numeric_limits<int>::max())) {
+      throw input_error("the Laplacian has more than 2^31 - 1 entries.");
+    }
+    res.L.resize(n, n);
+    res.L.resizeNonZeros(static_cast<Eigen::Index>(nnz));
+    int* outer = res.L.outerIndexPtr();
+    int* inner = res.L.innerIndexPtr();
+    double* val = res.L.valuePtr();
+    int at = 0;
+    for (int c = 0; c < n; ++c) {
+      outer[c] = at;
+      bool diag_done = false;
+      for (int t = W.col_ptr[c]; t < W.col_ptr[c + 1]; ++t) {
+        const int r = W.row_idx[t];
+        if (r == c) continue;
+        if (!diag_done && r > c) {
+          inner[at] = c;
+          val[at++] = diagonal(c);
+          diag_done = true;
+        }
+        inner[at] = r;
+        val[at++] = entry(r, c, W.values[t]);
+      }
+      if (!diag_done) {
+        inner[at] = c;
+        val[at++] = diagonal(c);
+      }
+    }
+    outer[n] = at;
+    return res;
+  }
+  // otherwise through triplets (which sort the rows and sum duplicates)
   std::vector<Eigen::Triplet<double>> trip;
   trip.reserve(static_cast<std::size_t>(W.col_ptr[n]) + n);
   for (int c = 0; c < n; ++c) {
     for (int t = W.col_ptr[c]; t < W.col_ptr[c + 1]; ++t) {
       const int r = W.row_idx[t];
       if (r == c) continue;
-      const double w = W.values[t];
-      double v;
-      switch (type) {
-        case laplacian_type::unnormalized:
-          v = -w;
-          break;
-        case laplacian_type::symmetric:
-          v = -w * (scale[r] * scale[c]);
-          break;
-        default:
-          v = -w * scale[r];
-          break;
-      }
-      trip.emplace_back(r, c, v);
+      trip.emplace_back(r, c, entry(r, c, W.values[t]));
     }
   }
-  for (int i = 0; i < n; ++i) {
-    const double diag = (type == laplacian_type::unnormalized) ? res.degree[i] : 1.0;
-    trip.emplace_back(i, i, diag);
-  }
+  for (int i = 0; i < n; ++i) trip.emplace_back(i, i, diagonal(i));
   res.L.resize(n, n);
   res.L.setFromTriplets(trip.begin(), trip.end());
   res.L.makeCompressed();
