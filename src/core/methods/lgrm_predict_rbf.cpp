@@ -1,10 +1,13 @@
 // Fused Gaussian-kernel map of LGRM (see methods/lgrm_predict_rbf.h).
 #include <manifoldOOS/methods/lgrm_predict_rbf.h>
+#include <manifoldOOS/methods/lgrm_predict_rbf_avx512.h>
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/parallel.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #ifdef MO_HAVE_AVX2_KERNELS
@@ -97,38 +100,56 @@ __attribute__((target("avx2,fma"))) void row_avx2(const double* Bt, const double
   for (int j = 0; j < q; ++j) out[j] = hsum(acc[j]) + c[j];
 }
 
-// 32-byte aligned, zero-initialised storage
+// 64-byte aligned, zero-initialised storage
 struct aligned_doubles {
   std::vector<double> raw;
   double* ptr;
-  explicit aligned_doubles(std::size_t n) : raw(n + 4, 0.0) {
+  explicit aligned_doubles(std::size_t n) : raw(n + 8, 0.0) {
     const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(raw.data());
-    ptr = reinterpret_cast<double*>((p + 31) & ~std::uintptr_t(31));
+    ptr = reinterpret_cast<double*>((p + 63) & ~std::uintptr_t(63));
   }
 };
 
 }  // namespace
 #endif  // MO_HAVE_AVX2_KERNELS
 
-bool lgrm_predict_rbf_available() {
+lgrm_rbf_path lgrm_predict_rbf_path() {
+  lgrm_rbf_path best = lgrm_rbf_path::portable;
 #ifdef MO_HAVE_AVX2_KERNELS
-  return cpu_has_avx2_fma();
-#else
-  return false;
+  if (cpu_has_avx2_fma()) best = cpu_has_avx512() ? lgrm_rbf_path::avx512 : lgrm_rbf_path::avx2;
 #endif
+  const char* env = std::getenv("MANIFOLDOOS_LGRM_KERNEL");
+  if (env == nullptr || *env == '\0' || std::strcmp(env, "auto") == 0 || std::strcmp(env, "avx512") == 0)
+    return best;
+  if (std::strcmp(env, "avx2") == 0) return best == lgrm_rbf_path::portable ? best : lgrm_rbf_path::avx2;
+  if (std::strcmp(env, "portable") == 0) return lgrm_rbf_path::portable;
+  throw input_error(
+      "the environment variable MANIFOLDOOS_LGRM_KERNEL must be \"auto\", \"avx512\", \"avx2\" or "
+      "\"portable\" (or unset)");
 }
 
+bool lgrm_predict_rbf_available() { return lgrm_predict_rbf_path() != lgrm_rbf_path::portable; }
+
 void lgrm_predict_rbf_exp(double* x, std::size_t n) {
-  if (!lgrm_predict_rbf_available()) throw error("internal: the fused AVX2 kernel is not available on this CPU");
+  const lgrm_rbf_path path = lgrm_predict_rbf_path();
+  if (path == lgrm_rbf_path::portable) throw error("internal: the fused kernel is not available on this CPU");
 #ifdef MO_HAVE_AVX2_KERNELS
-  exp_array_avx2(x, n);
+  if (path == lgrm_rbf_path::avx512)
+    lgrm_rbf_avx512::exp_inplace(x, n);
+  else
+    exp_array_avx2(x, n);
+#else
+  (void)x;
+  (void)n;
 #endif
 }
 
 arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
                                  const arma::mat& Xnew, double cr, int n_threads) {
-  if (!lgrm_predict_rbf_available()) throw error("internal: the fused AVX2 kernel is not available on this CPU");
-  const long m = B.n_rows, mp = (m + 7) / 8 * 8;
+  const lgrm_rbf_path path = lgrm_predict_rbf_path();
+  if (path == lgrm_rbf_path::portable) throw error("internal: the fused kernel is not available on this CPU");
+  const bool wide = path == lgrm_rbf_path::avx512;
+  const long m = B.n_rows, mp = wide ? (m + 15) / 16 * 16 : (m + 7) / 8 * 8;
   const int d = int(B.n_cols), q = int(beta.n_cols);
   if (d < 1 || Xnew.n_cols != B.n_cols || long(beta.n_rows) != m || c.n_elem != beta.n_cols)
     throw error("internal: lgrm_predict_rbf_fused dimensions");
@@ -142,21 +163,25 @@ arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, cons
     for (long l = 0; l < m; ++l) bt.ptr[j * mp + l] = beta(l, j);
   const double* cp = c.memptr();
   parallel_row_blocks(
-      nn, 4096, n_threads, [](std::size_t, std::size_t) {},
+      nn, 65536, n_threads, [](std::size_t, std::size_t) {},
       [&]() { return std::vector<double>(std::size_t(d) + std::size_t(q)); },
       [&](std::vector<double>& buf, std::size_t i) {
         double* x = buf.data();
         double* out = x + d;
         for (int a = 0; a < d; ++a) x[a] = Xnew(i, a);
-        switch (q) {
-          case 1: row_avx2<1>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
-          case 2: row_avx2<2>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
-          case 3: row_avx2<3>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
-          default: {
-            // more than 3 outputs: groups of up to 16 columns (same order per row)
-            for (int j0 = 0; j0 < q; j0 += 16) {
-              const int w = std::min(16, q - j0);
-              row_avx2<0>(Bt.ptr, bt.ptr + std::size_t(j0) * mp, mp, d, w, x, cr, cp + j0, out + j0);
+        if (wide) {
+          lgrm_rbf_avx512::row(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out);
+        } else {
+          switch (q) {
+            case 1: row_avx2<1>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
+            case 2: row_avx2<2>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
+            case 3: row_avx2<3>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
+            default: {
+              // more than 3 outputs: groups of up to 16 columns (same order per row)
+              for (int j0 = 0; j0 < q; j0 += 16) {
+                const int w = std::min(16, q - j0);
+                row_avx2<0>(Bt.ptr, bt.ptr + std::size_t(j0) * mp, mp, d, w, x, cr, cp + j0, out + j0);
+              }
             }
           }
         }
@@ -166,6 +191,7 @@ arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, cons
 #else
   (void)cr;
   (void)n_threads;
+  (void)wide;
 #endif
   return Y;
 }

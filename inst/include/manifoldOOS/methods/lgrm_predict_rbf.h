@@ -10,7 +10,10 @@
 // the kernel row is never stored. The landmarks are padded to a multiple of 8
 // with zero coefficients (exact zero contributions). Every row goes through
 // the same operations in the same order whatever the batch (a row alone
-// equals the same row in a batch, bit for bit); threaded over rows.
+// equals the same row in a batch, bit for bit); threaded over rows. On CPUs
+// with AVX-512F the rows are those of methods/lgrm_predict_rbf_avx512.h
+// (eight landmarks per vector, a table-driven exponential with fewer
+// operations; landmarks padded to a multiple of 16).
 #ifndef MANIFOLDOOS_LGRM_PREDICT_RBF_H
 #define MANIFOLDOOS_LGRM_PREDICT_RBF_H
 
@@ -18,8 +21,17 @@
 
 namespace manifoldOOS {
 
-// True when the fused kernel can run here (built with it and the CPU has
-// AVX2 and FMA); otherwise the caller uses the portable path.
+// The path the Gaussian-kernel map takes: the best this build and CPU have
+// (avx512: AVX-512F rows of methods/lgrm_predict_rbf_avx512.h; avx2: the
+// AVX2/FMA rows; portable: lgrm.h's generic loop), or a lower one forced with
+// the environment variable MANIFOLDOOS_LGRM_KERNEL = "avx2" or "portable"
+// ("auto", "avx512" or unset: the best; tests compare the paths). Read at
+// every call; another value is an input_error.
+enum class lgrm_rbf_path { portable, avx2, avx512 };
+lgrm_rbf_path lgrm_predict_rbf_path();
+
+// True when a fused kernel (avx512 or avx2) is the path; otherwise the caller
+// uses the portable path.
 bool lgrm_predict_rbf_available();
 
 // Y (Xnew.n_rows x beta.n_cols) = exp(cr |x - b|^2) map; B: m x d landmarks
@@ -27,7 +39,7 @@ bool lgrm_predict_rbf_available();
 arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, const arma::rowvec& c,
                                  const arma::mat& Xnew, double cr, int n_threads);
 
-// exp(x) for x in [-708, 0] by the fused kernel's exponential, in place (tests).
+// exp(x) for x in [-708, 0] by the path's exponential, in place (tests).
 void lgrm_predict_rbf_exp(double* x, std::size_t n);
 
 }  // namespace manifoldOOS
