@@ -1,12 +1,12 @@
-// Fused AVX2/FMA kernel of LGRM's out-of-sample map for the Gaussian kernel
+// Fused AVX2/FMA (and AVX-512) kernel of LGRM's out-of-sample map for the Gaussian kernel
 // (compiled in src/core/methods/lgrm_predict_rbf.cpp).
 //
 // y(x) = beta' kappa(x, B) + c with kappa(x, b) = exp(cr |x - b|^2) (cr < 0):
 // per row, four landmarks per vector (two vectors per step): the squared
 // distance by differences, the scaled argument clamped at -708, the
-// exponential (the algorithm of kernels.h's exp_clamped_inplace in explicit
-// FMA form: Cody-Waite reduction, degree-13 Taylor polynomial, 2^k from the
-// exponent bits) and the coefficient products accumulated in registers, so
+// exponential (Cody-Waite reduction to |r| <= ln2/2, exp(r) - 1 by a
+// degree-11 minimax polynomial, 2^k from the exponent bits; at most 1 ulp from
+// std::exp) and the coefficient products accumulated in registers, so
 // the kernel row is never stored. The landmarks are padded to a multiple of 8
 // with zero coefficients (exact zero contributions). Every row goes through
 // the same operations in the same order whatever the batch (a row alone
