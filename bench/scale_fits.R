@@ -286,6 +286,12 @@ local({
     mhz <- cpu_mhz()
     flags <- cpu_flags()
     fast <- c(if (all(c("avx512f", "avx2", "fma") %in% flags)) "avx512", if (all(c("avx2", "fma") %in% flags)) "avx2")
+    if (!length(fast)) {
+      # no /proc/cpuinfo flags: the path the package picks, without operation counts
+      fused <- lgrm_fused_rate(m, d, q)
+      if (!is.null(fused)) cat(sprintf("    limit, the package's map on one thread: %.0f rows/s = %.3f ns per landmark\n",
+                                       fused, 1e9 / (fused * m)))
+    }
     for (path in fast) {
       fused <- lgrm_fused_rate(m, d, q, path = path)
       if (is.null(fused)) next
