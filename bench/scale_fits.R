@@ -155,9 +155,13 @@ local({
     c(t_exp = r[1], t_rest = r[2])
   }
 
-  # rows/s of the package's own Gaussian-kernel map on one thread (the fused
-  # kernel where the CPU has AVX2/FMA): m landmarks in d dimensions, q outputs
-  lgrm_fused_rate <- function(m, d, q, rows = 100000L) {
+  # rows/s of the package's own Gaussian-kernel map on one thread: m landmarks
+  # in d dimensions, q outputs; path = "" (the best this CPU has), "avx512" or
+  # "avx2" (MANIFOLDOOS_LGRM_KERNEL; NULL when the CPU lacks the path)
+  lgrm_fused_rate <- function(m, d, q, rows = 300000L, path = "") {
+    old <- Sys.getenv("MANIFOLDOOS_LGRM_KERNEL", unset = NA)
+    on.exit(if (is.na(old)) Sys.unsetenv("MANIFOLDOOS_LGRM_KERNEL") else Sys.setenv(MANIFOLDOOS_LGRM_KERNEL = old))
+    Sys.setenv(MANIFOLDOOS_LGRM_KERNEL = path)
     set.seed(1)
     B <- matrix(rnorm(m * d), m)
     beta <- matrix(rnorm(m * q), m)
@@ -166,6 +170,10 @@ local({
     invisible(run())
     t <- min(vapply(1:3, function(i) system.time(run())[["elapsed"]], 0))
     if (t > 0) rows / t else NULL
+  }
+  cpu_flags <- function() {
+    l <- tryCatch(grep("^flags", readLines("/proc/cpuinfo", warn = FALSE), value = TRUE), error = function(e) character())
+    if (length(l)) strsplit(sub(".*:", "", l[1]), " ")[[1]] else character()
   }
   cpu_mhz <- function() {
     l <- tryCatch(grep("^cpu MHz", readLines("/proc/cpuinfo", warn = FALSE), value = TRUE), error = function(e) character())
@@ -261,21 +269,41 @@ local({
     v <- run_r(n, setup, "predict(fit, X)")
     add("8", "predict(lgrm fit on 2000 points), rows", n, "manifoldOOS", v)
     # physical limit of the explicit kernel map: per row m exponentials, m d
-    # differences and squares, 2 m ndim flops for the coefficients. Two
-    # measures on this machine: the package's fused AVX2/FMA kernel itself
-    # (methods/lgrm_predict_rbf.h, used on CPUs with AVX2 and FMA) on one
-    # thread and L2-resident landmarks, and the portable primitives (the
-    # vectorised exp of kernels.h and Eigen array loops, used elsewhere).
+    # differences and squares, 2 m ndim flops for the coefficients. Measured
+    # here: the package's fused kernels themselves (methods/lgrm_predict_rbf.h)
+    # on one thread with L2-resident landmarks, per path the CPU has, beside
+    # their operation counts per vector of landmarks (8 lanes for avx512, 4
+    # for avx2), and the portable primitives (the vectorised exp of kernels.h
+    # and Eigen array loops, used on other CPUs).
+    #   avx512: d subtractions, 1 + (d - 1) multiplies/FMAs (distance), 1 (scale),
+    #     1 max (clamp at -708), exp 10 multiplies/FMAs (Cody-Waite to ln2/16,
+    #     degree-6 minimax) + 4 other (subtraction, vpermt2q table lookup of
+    #     2^(j/16), shift, integer add), q FMAs (coefficients);
+    #   avx2: the same with exp 15 multiplies/FMAs (reduction to ln2/2,
+    #     degree-11 minimax) + 3 other.
     m <- 2000; d <- 3; q <- 2
     cat(sprintf("    measured %.0f rows/s on %d threads\n", n / v[["seconds"]], max_threads()))
-    fused <- lgrm_fused_rate(m, d, q)
-    if (!is.null(fused)) {
-      mhz <- cpu_mhz()
-      cat(sprintf(paste0("    limit, fused kernel on one thread: %.0f rows/s = %.2f ns per landmark (exp, ",
-                         "distance, %d products)%s; %.0f rows/s on %d cores\n"),
-                  fused, 1e9 / (fused * m), q,
-                  if (is.na(mhz)) "" else sprintf(" = %.1f cycles at %.0f MHz", mhz * 1e6 / (fused * m), mhz),
-                  fused * max_threads(), max_threads()))
+    mhz <- cpu_mhz()
+    flags <- cpu_flags()
+    fast <- c(if (all(c("avx512f", "avx2", "fma") %in% flags)) "avx512", if (all(c("avx2", "fma") %in% flags)) "avx2")
+    if (!length(fast)) {
+      # no /proc/cpuinfo flags: the path the package picks, without operation counts
+      fused <- lgrm_fused_rate(m, d, q)
+      if (!is.null(fused)) cat(sprintf("    limit, the package's map on one thread: %.0f rows/s = %.3f ns per landmark\n",
+                                       fused, 1e9 / (fused * m)))
+    }
+    for (path in fast) {
+      fused <- lgrm_fused_rate(m, d, q, path = path)
+      if (is.null(fused)) next
+      lanes <- if (path == "avx512") 8 else 4
+      fma <- d + 1 + q + if (path == "avx512") 10 else 15
+      other <- d + 1 + if (path == "avx512") 4 else 3
+      cat(sprintf(paste0("    limit, fused %s kernel on one thread: %.0f rows/s = %.3f ns per landmark%s ",
+                         "(%d multiplies/FMAs + %d other vector ops per %d landmarks: exp, distance, %d products); ",
+                         "%.0f rows/s on %d cores\n"),
+                  path, fused, 1e9 / (fused * m),
+                  if (is.na(mhz)) "" else sprintf(" = %.2f cycles at %.0f MHz", mhz * 1e6 / (fused * m), mhz),
+                  fma, other, lanes, q, fused * max_threads(), max_threads()))
     }
     rt <- lgrm_rates(m, d, q)
     if (is.null(rt)) {

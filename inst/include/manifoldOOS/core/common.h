@@ -142,8 +142,13 @@ inline bool cpu_has_avx2_fma() {
   static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return ok;
 }
+inline bool cpu_has_avx512() {
+  static const bool ok = __builtin_cpu_supports("avx512f");
+  return ok;
+}
 #else
 inline bool cpu_has_avx2_fma() { return false; }
+inline bool cpu_has_avx512() { return false; }
 #endif
 
 }  // namespace manifoldOOS
