@@ -50,14 +50,10 @@ test_that("every path's exponential is within 2 ulp of exp() over [-708, 0], end
 test_that("the paths agree with each other and with the dense formula to 1e-13", {
   set.seed(32)
   for (d in c(1L, 3L, 6L)) for (q in c(1L, 2L, 3L, 4L, 18L)) for (m in c(1L, 15L, 17L, 130L)) {
-    B <- matrix(rnorm(m * d), m)
-    beta <- matrix(rnorm(m * q), m)
-    cc <- rnorm(q)
-    Xn <- matrix(rnorm(29 * d, sd = 1.5), 29)
+    with(lgrm_map_case(d, q, m, 29, sd = 1.5), {
     sigma <- 0.9
-    K <- exp(-pmax(outer(rowSums(Xn^2), rowSums(B^2), "+") - 2 * tcrossprod(Xn, B), 0) / (2 * sigma^2))
-    ref <- K %*% beta + rep(cc, each = nrow(Xn))
-    scale <- K %*% abs(beta) + rep(abs(cc), each = nrow(Xn))  # the size of the summands
+    ref <- lgrm_map_reference(B, beta, cc, Xn, sigma)
+    scale <- attr(ref, "scale")  # the size of the summands
     ys <- lapply(paths, map_on, B = B, beta = beta, c = cc, Xn = Xn, sigma = sigma)
     lab <- sprintf("d = %d, q = %d, m = %d", d, q, m)
     for (i in seq_along(paths)) {
@@ -65,6 +61,7 @@ test_that("the paths agree with each other and with the dense formula to 1e-13",
     }
     expect_lt(max(abs(ys[[1]] - ys[[2]]) / scale), 1e-13, label = paste("avx512 vs avx2", lab))
     expect_lt(max(abs(ys[[2]] - ys[[3]]) / scale), 1e-13, label = paste("avx2 vs portable", lab))
+    })
   }
 })
 
