@@ -61,43 +61,31 @@ __attribute__((target("avx2,fma"))) void exp_array_avx2(double* x, std::size_t n
 }
 
 // Horizontal sum in a fixed order: (l0 + l1) + (l2 + l3).
-__attribute__((target("avx2,fma"))) inline double hsum(__m256d a) {
+__attribute__((target("avx2,fma"))) inline double hsum4(__m256d a) {
   alignas(32) double t[4];
   _mm256_store_pd(t, a);
   return (t[0] + t[1]) + (t[2] + t[3]);
 }
 
-// One row: Bt (d x mp, row a at Bt + a mp), bt (q x mp), x (d), out (q).
-template <int Q>
-__attribute__((target("avx2,fma"))) void row_avx2(const double* Bt, const double* bt, long mp, int d, int qrt,
-                                                  const double* x, double cr, const double* c, double* out) {
-  const int q = Q > 0 ? Q : qrt;
-  __m256d acc[Q > 0 ? Q : 16];
-  for (int j = 0; j < q; ++j) acc[j] = _mm256_setzero_pd();
-  const __m256d crv = _mm256_set1_pd(cr), lo = _mm256_set1_pd(-708.0);
-  for (long l = 0; l < mp; l += 8) {
-    __m256d x0 = _mm256_set1_pd(x[0]);
-    __m256d t0 = _mm256_sub_pd(_mm256_load_pd(Bt + l), x0);
-    __m256d t1 = _mm256_sub_pd(_mm256_load_pd(Bt + l + 4), x0);
-    __m256d s0 = _mm256_mul_pd(t0, t0), s1 = _mm256_mul_pd(t1, t1);
-    for (int a = 1; a < d; ++a) {
-      const __m256d xa = _mm256_set1_pd(x[a]);
-      const double* ba = Bt + a * mp + l;
-      t0 = _mm256_sub_pd(_mm256_load_pd(ba), xa);
-      t1 = _mm256_sub_pd(_mm256_load_pd(ba + 4), xa);
-      s0 = _mm256_fmadd_pd(t0, t0, s0);
-      s1 = _mm256_fmadd_pd(t1, t1, s1);
-    }
-    const __m256d e0 = exp4(_mm256_max_pd(_mm256_mul_pd(s0, crv), lo));
-    const __m256d e1 = exp4(_mm256_max_pd(_mm256_mul_pd(s1, crv), lo));
-    for (int j = 0; j < q; ++j) {
-      const double* bj = bt + j * mp + l;
-      acc[j] = _mm256_fmadd_pd(e0, _mm256_load_pd(bj), acc[j]);
-      acc[j] = _mm256_fmadd_pd(e1, _mm256_load_pd(bj + 4), acc[j]);
-    }
-  }
-  for (int j = 0; j < q; ++j) out[j] = hsum(acc[j]) + c[j];
-}
+#define MO_RBF_TARGET __attribute__((target("avx2,fma")))
+// The vector operations of the shared row (lgrm_predict_rbf_row.h), 4 lanes.
+struct v4 {
+  using reg = __m256d;
+  static constexpr long width = 4;
+  struct exp_state {};
+  MO_RBF_TARGET static reg load(const double* p) { return _mm256_load_pd(p); }
+  MO_RBF_TARGET static reg set1(double v) { return _mm256_set1_pd(v); }
+  MO_RBF_TARGET static reg zero() { return _mm256_setzero_pd(); }
+  MO_RBF_TARGET static reg sub(reg a, reg b) { return _mm256_sub_pd(a, b); }
+  MO_RBF_TARGET static reg mul(reg a, reg b) { return _mm256_mul_pd(a, b); }
+  MO_RBF_TARGET static reg fmadd(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
+  MO_RBF_TARGET static reg max(reg a, reg b) { return _mm256_max_pd(a, b); }
+  MO_RBF_TARGET static exp_state exp_init() { return {}; }
+  MO_RBF_TARGET static reg exp(reg v, const exp_state&) { return exp4(v); }
+  MO_RBF_TARGET static double hsum(reg a) { return hsum4(a); }
+};
+#include "lgrm_predict_rbf_row.h"
+#undef MO_RBF_TARGET
 
 // 64-byte aligned, zero-initialised storage
 struct aligned_doubles {
@@ -171,18 +159,7 @@ arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, cons
         if (wide) {
           lgrm_rbf_avx512::row(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out);
         } else {
-          switch (q) {
-            case 1: row_avx2<1>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
-            case 2: row_avx2<2>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
-            case 3: row_avx2<3>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out); break;
-            default: {
-              // more than 3 outputs: groups of up to 16 columns (same order per row)
-              for (int j0 = 0; j0 < q; j0 += 16) {
-                const int w = std::min(16, q - j0);
-                row_avx2<0>(Bt.ptr, bt.ptr + std::size_t(j0) * mp, mp, d, w, x, cr, cp + j0, out + j0);
-              }
-            }
-          }
+          rbf_row<v4>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out);
         }
         for (int j = 0; j < q; ++j) Y(i, j) = out[j];
       },

@@ -51,37 +51,29 @@ __attribute__((target("avx512f"))) inline double hsum8(__m512d a) {
   return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
 }
 
-template <int Q>
-__attribute__((target("avx512f"))) void row_q(const double* Bt, const double* bt, long mp, int d, int qrt,
-                                              const double* x, double cr, const double* c, double* out) {
-  const int q = Q > 0 ? Q : qrt;
-  const __m512i tlo = _mm512_load_si512(exp_table), thi = _mm512_load_si512(exp_table + 8);
-  __m512d acc[Q > 0 ? Q : 16];
-  for (int j = 0; j < q; ++j) acc[j] = _mm512_setzero_pd();
-  const __m512d crv = _mm512_set1_pd(cr), lo = _mm512_set1_pd(-708.0);
-  for (long l = 0; l < mp; l += 16) {
-    const __m512d x0 = _mm512_set1_pd(x[0]);
-    __m512d t0 = _mm512_sub_pd(_mm512_load_pd(Bt + l), x0);
-    __m512d t1 = _mm512_sub_pd(_mm512_load_pd(Bt + l + 8), x0);
-    __m512d s0 = _mm512_mul_pd(t0, t0), s1 = _mm512_mul_pd(t1, t1);
-    for (int a = 1; a < d; ++a) {
-      const __m512d xa = _mm512_set1_pd(x[a]);
-      const double* ba = Bt + a * mp + l;
-      t0 = _mm512_sub_pd(_mm512_load_pd(ba), xa);
-      t1 = _mm512_sub_pd(_mm512_load_pd(ba + 8), xa);
-      s0 = _mm512_fmadd_pd(t0, t0, s0);
-      s1 = _mm512_fmadd_pd(t1, t1, s1);
-    }
-    const __m512d e0 = exp8(_mm512_max_pd(_mm512_mul_pd(s0, crv), lo), tlo, thi);
-    const __m512d e1 = exp8(_mm512_max_pd(_mm512_mul_pd(s1, crv), lo), tlo, thi);
-    for (int j = 0; j < q; ++j) {
-      const double* bj = bt + j * mp + l;
-      acc[j] = _mm512_fmadd_pd(e0, _mm512_load_pd(bj), acc[j]);
-      acc[j] = _mm512_fmadd_pd(e1, _mm512_load_pd(bj + 8), acc[j]);
-    }
+#define MO_RBF_TARGET __attribute__((target("avx512f")))
+// The vector operations of methods' shared row (lgrm_predict_rbf_row.h), 8 lanes.
+struct v8 {
+  using reg = __m512d;
+  static constexpr long width = 8;
+  struct exp_state {
+    __m512i tlo, thi;  // the 16-entry table in two registers
+  };
+  MO_RBF_TARGET static reg load(const double* p) { return _mm512_load_pd(p); }
+  MO_RBF_TARGET static reg set1(double v) { return _mm512_set1_pd(v); }
+  MO_RBF_TARGET static reg zero() { return _mm512_setzero_pd(); }
+  MO_RBF_TARGET static reg sub(reg a, reg b) { return _mm512_sub_pd(a, b); }
+  MO_RBF_TARGET static reg mul(reg a, reg b) { return _mm512_mul_pd(a, b); }
+  MO_RBF_TARGET static reg fmadd(reg a, reg b, reg c) { return _mm512_fmadd_pd(a, b, c); }
+  MO_RBF_TARGET static reg max(reg a, reg b) { return _mm512_max_pd(a, b); }
+  MO_RBF_TARGET static exp_state exp_init() {
+    return {_mm512_load_si512(exp_table), _mm512_load_si512(exp_table + 8)};
   }
-  for (int j = 0; j < q; ++j) out[j] = hsum8(acc[j]) + c[j];
-}
+  MO_RBF_TARGET static reg exp(reg v, const exp_state& s) { return exp8(v, s.tlo, s.thi); }
+  MO_RBF_TARGET static double hsum(reg a) { return hsum8(a); }
+};
+#include "lgrm_predict_rbf_row.h"
+#undef MO_RBF_TARGET
 
 __attribute__((target("avx512f"))) void exp_array(double* x, std::size_t n) {
   const __m512i tlo = _mm512_load_si512(exp_table), thi = _mm512_load_si512(exp_table + 8);
@@ -98,17 +90,7 @@ __attribute__((target("avx512f"))) void exp_array(double* x, std::size_t n) {
 
 void row(const double* Bt, const double* bt, long mp, int d, int q, const double* x, double cr,
          const double* c, double* out) {
-  switch (q) {
-    case 1: row_q<1>(Bt, bt, mp, d, q, x, cr, c, out); break;
-    case 2: row_q<2>(Bt, bt, mp, d, q, x, cr, c, out); break;
-    case 3: row_q<3>(Bt, bt, mp, d, q, x, cr, c, out); break;
-    default:
-      // more than 3 outputs: groups of up to 16 columns (same order per row)
-      for (int j0 = 0; j0 < q; j0 += 16) {
-        const int w = q - j0 < 16 ? q - j0 : 16;
-        row_q<0>(Bt, bt + static_cast<std::size_t>(j0) * mp, mp, d, w, x, cr, c + j0, out + j0);
-      }
-  }
+  rbf_row<v8>(Bt, bt, mp, d, q, x, cr, c, out);
 }
 
 void exp_inplace(double* x, std::size_t n) { exp_array(x, n); }
