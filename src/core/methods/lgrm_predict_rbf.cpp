@@ -68,23 +68,17 @@ __attribute__((target("avx2,fma"))) inline double hsum4(__m256d a) {
 }
 
 #define MO_RBF_TARGET __attribute__((target("avx2,fma")))
+#include "lgrm_predict_rbf_row.h"
 // The vector operations of the shared row (lgrm_predict_rbf_row.h), 4 lanes.
 struct v4 {
   using reg = __m256d;
   static constexpr long width = 4;
   struct exp_state {};
-  MO_RBF_TARGET static reg load(const double* p) { return _mm256_load_pd(p); }
-  MO_RBF_TARGET static reg set1(double v) { return _mm256_set1_pd(v); }
-  MO_RBF_TARGET static reg zero() { return _mm256_setzero_pd(); }
-  MO_RBF_TARGET static reg sub(reg a, reg b) { return _mm256_sub_pd(a, b); }
-  MO_RBF_TARGET static reg mul(reg a, reg b) { return _mm256_mul_pd(a, b); }
-  MO_RBF_TARGET static reg fmadd(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
-  MO_RBF_TARGET static reg max(reg a, reg b) { return _mm256_max_pd(a, b); }
+  MO_RBF_ARITHMETIC(__m256d, _mm256)
   MO_RBF_TARGET static exp_state exp_init() { return {}; }
   MO_RBF_TARGET static reg exp(reg v, const exp_state&) { return exp4(v); }
   MO_RBF_TARGET static double hsum(reg a) { return hsum4(a); }
 };
-#include "lgrm_predict_rbf_row.h"
 #undef MO_RBF_TARGET
 
 // 64-byte aligned, zero-initialised storage

@@ -52,27 +52,21 @@ __attribute__((target("avx512f"))) inline double hsum8(__m512d a) {
 }
 
 #define MO_RBF_TARGET __attribute__((target("avx512f")))
-// The vector operations of methods' shared row (lgrm_predict_rbf_row.h), 8 lanes.
+#include "lgrm_predict_rbf_row.h"
+// The vector operations of the shared row (lgrm_predict_rbf_row.h), 8 lanes.
 struct v8 {
   using reg = __m512d;
   static constexpr long width = 8;
   struct exp_state {
     __m512i tlo, thi;  // the 16-entry table in two registers
   };
-  MO_RBF_TARGET static reg load(const double* p) { return _mm512_load_pd(p); }
-  MO_RBF_TARGET static reg set1(double v) { return _mm512_set1_pd(v); }
-  MO_RBF_TARGET static reg zero() { return _mm512_setzero_pd(); }
-  MO_RBF_TARGET static reg sub(reg a, reg b) { return _mm512_sub_pd(a, b); }
-  MO_RBF_TARGET static reg mul(reg a, reg b) { return _mm512_mul_pd(a, b); }
-  MO_RBF_TARGET static reg fmadd(reg a, reg b, reg c) { return _mm512_fmadd_pd(a, b, c); }
-  MO_RBF_TARGET static reg max(reg a, reg b) { return _mm512_max_pd(a, b); }
+  MO_RBF_ARITHMETIC(__m512d, _mm512)
   MO_RBF_TARGET static exp_state exp_init() {
     return {_mm512_load_si512(exp_table), _mm512_load_si512(exp_table + 8)};
   }
   MO_RBF_TARGET static reg exp(reg v, const exp_state& s) { return exp8(v, s.tlo, s.thi); }
   MO_RBF_TARGET static double hsum(reg a) { return hsum8(a); }
 };
-#include "lgrm_predict_rbf_row.h"
 #undef MO_RBF_TARGET
 
 __attribute__((target("avx512f"))) void exp_array(double* x, std::size_t n) {

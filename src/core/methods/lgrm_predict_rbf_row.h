@@ -7,12 +7,24 @@
 //   a struct of vector operations V: reg, width, load, set1, zero, sub, mul,
 //   fmadd, max, exp_state, exp_init(), exp(reg, exp_state), hsum(reg),
 // every operation carrying MO_RBF_TARGET so that the whole row inlines into
-// registers of that width.
+// registers of that width. MO_RBF_ARITHMETIC(reg, prefix) writes the seven
+// element-wise operations from the intrinsics' prefix (_mm256, _mm512).
 //
 // Bt is d x mp (coordinate a of landmark l at Bt[a mp + l]), bt is q x mp,
 // both 64-byte aligned and zero-padded to mp, a multiple of 2 width; x has d
 // entries, out q. The sums run in a fixed order, so a row's result does not
 // depend on the batch it is in.
+
+#ifndef MO_RBF_ARITHMETIC
+#define MO_RBF_ARITHMETIC(R, P)                                                      \
+  MO_RBF_TARGET static R load(const double* p) { return P##_load_pd(p); }            \
+  MO_RBF_TARGET static R set1(double v) { return P##_set1_pd(v); }                   \
+  MO_RBF_TARGET static R zero() { return P##_setzero_pd(); }                         \
+  MO_RBF_TARGET static R sub(R a, R b) { return P##_sub_pd(a, b); }                 \
+  MO_RBF_TARGET static R mul(R a, R b) { return P##_mul_pd(a, b); }                 \
+  MO_RBF_TARGET static R fmadd(R a, R b, R c) { return P##_fmadd_pd(a, b, c); }     \
+  MO_RBF_TARGET static R max(R a, R b) { return P##_max_pd(a, b); }
+#endif
 
 // Q > 0: Q outputs known at compile time; Q = 0: qrt (at most 16) outputs.
 template <class V, int Q>
