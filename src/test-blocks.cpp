@@ -4,20 +4,25 @@
 // agreement with a direct SVD), the updatable Cholesky factor, the
 // sparse eigen-solver against LAPACK, the constrained assignment's
 // optimality certificate, the direct clique assembly against Eigen's
-// setFromTriplets, and the string-option parser (parse_choice).
+// setFromTriplets, and the string-option parser (parse_choice) with every
+// table-driven parser.
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/kernels.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 #include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/parallel.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/isomap_project.h>
+#include <manifoldOOS/methods/le.h>
 #include <manifoldOOS/methods/lmds.h>
+#include <manifoldOOS/methods/nppe.h>
 #include <manifoldOOS/methods/plml.h>
+#include <manifoldOOS/oos/goose.h>
 #include <manifoldOOS/oos/sparse_coding.h>
 
 #include <algorithm>
@@ -708,6 +713,23 @@ context("string options (parse_choice)") {
     expect_error_as(manifoldOOS::parse_choice<colour>("", {{"red", colour::red}}, "none"),
                     manifoldOOS::input_error);
   }
+  test_that("a table stated once as an array parses as the same table written at the call") {
+    static constexpr manifoldOOS::choice<colour> names[] = {
+        {"red", colour::red}, {"green", colour::green}, {"verde", colour::green}, {"red", colour::blue}};
+    for (const char* s : {"red", "green", "verde"}) {
+      expect_true(manifoldOOS::parse_choice(s, names, "x") ==
+                  manifoldOOS::parse_choice<colour>(
+                      s, {{"red", colour::red}, {"green", colour::green}, {"verde", colour::green}}, "x"));
+    }
+    expect_true(manifoldOOS::parse_choice("red", names, "x") == colour::red);  // the first match wins
+    std::string msg;
+    try {
+      manifoldOOS::parse_choice("blue", names, "unknown colour 'blue'");
+    } catch (const manifoldOOS::input_error& e) {
+      msg = e.what();
+    }
+    expect_true(msg == "unknown colour 'blue'");
+  }
   test_that("the package's parsers keep their names and messages") {
     expect_true(manifoldOOS::parse_eig_which("all") == manifoldOOS::eig_which::all);
     expect_true(manifoldOOS::parse_lmds_rule("gower") == manifoldOOS::lmds_rule::triangulation);
@@ -718,5 +740,50 @@ context("string options (parse_choice)") {
       msg = e.what();
     }
     expect_true(msg == "unknown out-of-sample rule 'nystroem'");
+  }
+  test_that("every table-driven parser maps each of its names and keeps its message") {
+    using namespace manifoldOOS;
+    auto message = [](auto parse, const std::string& s) {
+      try {
+        parse(s);
+      } catch (const input_error& e) {
+        return std::string(e.what());
+      }
+      return std::string("(parsed)");
+    };
+    expect_true(parse_kernel_type("rbf") == kernel_type::rbf);
+    expect_true(parse_kernel_type("linear") == kernel_type::linear);
+    expect_true(parse_kernel_type("polynomial") == kernel_type::polynomial);
+    expect_true(message(parse_kernel_type, "poly") == "unknown kernel 'poly'");
+    expect_true(parse_lmds_rule("triangulation") == lmds_rule::triangulation);
+    expect_true(parse_lmds_rule("nystrom") == lmds_rule::nystrom);
+    expect_true(parse_goose_scale("axis") == goose_scale::axis);
+    expect_true(parse_goose_scale("isotropic") == goose_scale::isotropic);
+    expect_true(parse_goose_scale("none") == goose_scale::none);
+    expect_true(message(parse_goose_scale, "iso") == "unknown GOoSE scale 'iso'");
+    expect_true(parse_goose_variant("centred") == goose_variant::centred);
+    expect_true(parse_goose_variant("literal_thesis") == goose_variant::literal);
+    expect_true(message(parse_goose_variant, "literal") == "unknown GOoSE variant 'literal'");
+    expect_true(parse_eig_which("bottom") == eig_which::bottom);
+    expect_true(parse_eig_which("top") == eig_which::top);
+    expect_true(message(parse_eig_which, "Top") == "`which` must be \"bottom\", \"top\" or \"all\"");
+    expect_true(parse_eig_method("auto") == eig_method::automatic);
+    expect_true(parse_eig_method("dense") == eig_method::dense);
+    expect_true(parse_eig_method("iterative") == eig_method::iterative);
+    expect_true(parse_eig_method("sparse") == eig_method::iterative);
+    expect_true(message(parse_eig_method, "lanczos") ==
+                "`method` must be \"auto\", \"dense\" or \"iterative\"");
+    expect_true(parse_nppe_scale("coord") == nppe_scale::coord);
+    expect_true(parse_nppe_scale("global") == nppe_scale::global);
+    expect_true(parse_nppe_scale("none") == nppe_scale::none);
+    expect_true(message(parse_nppe_scale, "") == "`scale` must be \"coord\", \"global\" or \"none\"");
+    expect_true(parse_poly_kind("hadamard") == poly_kind::hadamard);
+    expect_true(parse_poly_kind("full") == poly_kind::full);
+    expect_true(message(parse_poly_kind, "Full") == "`basis` must be \"hadamard\" or \"full\"");
+    expect_true(parse_le_variant("generalized") == le_variant::generalized);
+    expect_true(parse_le_variant("symmetric") == le_variant::symmetric);
+    expect_true(parse_le_variant("unnormalized") == le_variant::unnormalized);
+    expect_true(message(parse_le_variant, "normalized") ==
+                "`laplacian` must be \"generalized\", \"symmetric\" or \"unnormalized\"");
   }
 }
