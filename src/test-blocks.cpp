@@ -4,14 +4,15 @@
 // agreement with a direct SVD), the updatable Cholesky factor, the
 // sparse eigen-solver against LAPACK, the constrained assignment's
 // optimality certificate, the direct clique assembly against Eigen's
-// setFromTriplets, and the string-option parser (parse_choice) with every
-// table-driven parser.
+// setFromTriplets, an operator on square_operator through the eigen-solver,
+// and the string-option parser (parse_choice) with every table-driven parser.
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/kernels.h>
+#include <manifoldOOS/blocks/spectra_op.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 #include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/parallel.h>
@@ -534,6 +535,33 @@ context("sparse eigen-solver block") {
       expect_true(std::abs(it.values(j) - exact) < 1e-9);
     }
     expect_true(it.residual < 1e-8);
+  }
+  test_that("an operator deriving square_operator is square and solved by eigs_operator_top") {
+    // y = diag(d) x with d = 1, ..., 60: the top eigenpairs are d's largest
+    // entries and the matching unit vectors.
+    class diag_op : public manifoldOOS::square_operator {
+     public:
+      explicit diag_op(const arma::vec& d) : square_operator(d.n_elem), d_(d) {}
+      void perform_op(const double* x, double* y) const {
+        for (arma::uword i = 0; i < d_.n_elem; ++i) y[i] = d_(i) * x[i];
+      }
+
+     private:
+      const arma::vec& d_;
+    };
+    const arma::vec d = arma::regspace(1.0, 60.0);
+    diag_op op(d);
+    expect_true(op.rows() == 60);
+    expect_true(op.cols() == 60);
+    manifoldOOS::eig_options o;
+    o.method = manifoldOOS::eig_method::iterative;
+    const manifoldOOS::eigen_result r = manifoldOOS::eigs_operator_top(
+        op, 3, o, []() -> manifoldOOS::eigen_result { throw std::runtime_error("no dense fallback"); },
+        "diag");
+    for (int j = 0; j < 3; ++j) {
+      expect_true(std::abs(r.values(j) - (60.0 - j)) < 1e-9);
+      expect_true(std::abs(std::abs(r.vectors(59 - j, j)) - 1.0) < 1e-9);
+    }
   }
 }
 

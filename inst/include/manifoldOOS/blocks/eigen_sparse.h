@@ -37,6 +37,7 @@
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
+#include <manifoldOOS/blocks/spectra_op.h>
 
 namespace manifoldOOS {
 
