@@ -16,21 +16,6 @@
 // Glue for the linear projections (LPP, OLPP, NPE, ONPP) and the regression
 // steps of spectral regression / kernel LPP.
 
-namespace {
-
-manifoldOOS::eig_options lp_eig_options(const Rcpp::List& L) {
-  manifoldOOS::eig_options o;
-  if (L.containsElementNamed("method"))
-    o.method = manifoldOOS::parse_eig_method(Rcpp::as<std::string>(L["method"]));
-  if (L.containsElementNamed("tol")) o.tol = Rcpp::as<double>(L["tol"]);
-  if (L.containsElementNamed("maxit")) o.maxit = Rcpp::as<double>(L["maxit"]);
-  if (L.containsElementNamed("shift_eps")) o.shift_eps = Rcpp::as<double>(L["shift_eps"]);
-  if (L.containsElementNamed("ncv")) o.ncv = Rcpp::as<double>(L["ncv"]);
-  return o;
-}
-
-}  // namespace
-
 // Xc: centred data (n x p); N: sparse symmetric n x n; b: constraint weights.
 // [[Rcpp::export(.mo_linear_projection)]]
 Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::SparseMatrix<double>> N,
@@ -38,22 +23,16 @@ Rcpp::List mo_linear_projection(const arma::mat& Xc, const Eigen::Map<Eigen::Spa
                                 int m, bool pca, bool force_pca, double ridge, double rank_tol,
                                 int dense_max, bool deflate, Rcpp::List eig) {
   MO_TRY {
-    manifoldOOS::lp_options o;
-    o.constraint = manifoldOOS::parse_choice<manifoldOOS::lp_constraint>(
+    const manifoldOOS::lp_constraint con = manifoldOOS::parse_choice<manifoldOOS::lp_constraint>(
         constraint,
         {{"weighted", manifoldOOS::lp_constraint::weighted},
          {"orthogonal", manifoldOOS::lp_constraint::orthogonal}},
         "unknown constraint");
-    o.which = manifoldOOS::parse_eig_which(which);
+    const manifoldOOS::eig_which wh = manifoldOOS::parse_eig_which(which);
     if (m < 1) throw manifoldOOS::input_error("`ndim` must be positive");
-    o.m = m;
-    o.pca = pca;
-    o.force_pca = force_pca;
-    o.ridge = ridge;
-    o.rank_tol = rank_tol;
-    o.dense_max = dense_max;
-    o.deflate_orthogonal = deflate;
-    o.eig = lp_eig_options(eig);
+    // every field of lp_options, in its order
+    const manifoldOOS::lp_options o{con,   wh,       m,         pca,     force_pca,
+                                    ridge, rank_tol, dense_max, deflate, mo_eig_options(eig)};
     const manifoldOOS::sp_mat_e Ns = N;
     manifoldOOS::lp_result r = manifoldOOS::linear_projection(Xc, Ns, b, o);
     return Rcpp::List::create(

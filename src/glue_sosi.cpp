@@ -168,23 +168,13 @@ manifoldOOS::sosi::scale_options scale_opts(const std::string& mode, double lamb
                                             bool per_class, double clip_sd, double ratio_rel,
                                             double sep_q, double ridge, double jitter0, bool refine,
                                             double refine_tol) {
-  manifoldOOS::sosi::scale_options o;
-  o.rule = manifoldOOS::parse_choice<manifoldOOS::sosi::scale_rule>(
+  const manifoldOOS::sosi::scale_rule rule = manifoldOOS::parse_choice<manifoldOOS::sosi::scale_rule>(
       mode,
       {{"regularizer", manifoldOOS::sosi::scale_rule::regularizer},
        {"ratio", manifoldOOS::sosi::scale_rule::ratio}},
       "unknown scale rule");
-  o.lambda = lambda;
-  o.k_dir = k_dir;
-  o.per_class = per_class;
-  o.clip_sd = clip_sd;
-  o.ratio_rel = ratio_rel;
-  o.sep_q = sep_q;
-  o.ridge = ridge;
-  o.jitter0 = jitter0;
-  o.refine = refine;
-  o.refine_tol = refine_tol;
-  return o;
+  // every field of scale_options, in its order
+  return {rule, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol};
 }
 
 Rcpp::List selection_list(const manifoldOOS::sosi::scale_selection& r) {

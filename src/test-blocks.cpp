@@ -4,20 +4,26 @@
 // agreement with a direct SVD), the updatable Cholesky factor, the
 // sparse eigen-solver against LAPACK, the constrained assignment's
 // optimality certificate, the direct clique assembly against Eigen's
-// setFromTriplets, and the string-option parser (parse_choice).
+// setFromTriplets, an operator on square_operator through the eigen-solver,
+// and the string-option parser (parse_choice) with every table-driven parser.
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/kernels.h>
+#include <manifoldOOS/blocks/spectra_op.h>
 #include <manifoldOOS/blocks/knn_impl.h>
 #include <manifoldOOS/blocks/local_pca.h>
 #include <manifoldOOS/blocks/parallel.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/isomap_project.h>
+#include <manifoldOOS/methods/le.h>
 #include <manifoldOOS/methods/lmds.h>
+#include <manifoldOOS/methods/nppe.h>
 #include <manifoldOOS/methods/plml.h>
+#include <manifoldOOS/oos/goose.h>
 #include <manifoldOOS/oos/sparse_coding.h>
 
 #include <algorithm>
@@ -146,6 +152,25 @@ manifoldOOS::local_pca_options pca_options(manifoldOOS::local_pca_route route) {
   o.route = route;
   o.centre = true;
   return o;
+}
+
+// A parser built on a choice table: every name of the table parses to its
+// value (the names are distinct, so no entry is shadowed by an earlier one),
+// and `bad` is an input_error carrying exactly `message`.
+template <class E, std::size_t N, class Parse>
+void expect_parser(const manifoldOOS::choice<E> (&names)[N], Parse parse, const std::string& bad,
+                   const std::string& message) {
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::size_t j = 0; j < i; ++j) expect_true(std::string(names[i].name) != names[j].name);
+    expect_true(parse(names[i].name) == names[i].value);
+  }
+  std::string got = "(parsed)";
+  try {
+    parse(bad);
+  } catch (const manifoldOOS::input_error& e) {
+    got = e.what();
+  }
+  expect_true(got == message);
 }
 
 }  // namespace
@@ -530,6 +555,33 @@ context("sparse eigen-solver block") {
     }
     expect_true(it.residual < 1e-8);
   }
+  test_that("an operator deriving square_operator is square and solved by eigs_operator_top") {
+    // y = diag(d) x with d = 1, ..., 60: the top eigenpairs are d's largest
+    // entries and the matching unit vectors.
+    class diag_op : public manifoldOOS::square_operator {
+     public:
+      explicit diag_op(const arma::vec& d) : square_operator(d.n_elem), d_(d) {}
+      void perform_op(const double* x, double* y) const {
+        for (arma::uword i = 0; i < d_.n_elem; ++i) y[i] = d_(i) * x[i];
+      }
+
+     private:
+      const arma::vec& d_;
+    };
+    const arma::vec d = arma::regspace(1.0, 60.0);
+    diag_op op(d);
+    expect_true(op.rows() == 60);
+    expect_true(op.cols() == 60);
+    manifoldOOS::eig_options o;
+    o.method = manifoldOOS::eig_method::iterative;
+    const manifoldOOS::eigen_result r = manifoldOOS::eigs_operator_top(
+        op, 3, o, []() -> manifoldOOS::eigen_result { throw std::runtime_error("no dense fallback"); },
+        "diag");
+    for (int j = 0; j < 3; ++j) {
+      expect_true(std::abs(r.values(j) - (60.0 - j)) < 1e-9);
+      expect_true(std::abs(std::abs(r.vectors(59 - j, j)) - 1.0) < 1e-9);
+    }
+  }
 }
 
 context("constrained assignment block") {
@@ -708,6 +760,23 @@ context("string options (parse_choice)") {
     expect_error_as(manifoldOOS::parse_choice<colour>("", {{"red", colour::red}}, "none"),
                     manifoldOOS::input_error);
   }
+  test_that("a table stated once as an array parses as the same table written at the call") {
+    static constexpr manifoldOOS::choice<colour> names[] = {
+        {"red", colour::red}, {"green", colour::green}, {"verde", colour::green}, {"red", colour::blue}};
+    for (const char* s : {"red", "green", "verde"}) {
+      expect_true(manifoldOOS::parse_choice(s, names, "x") ==
+                  manifoldOOS::parse_choice<colour>(
+                      s, {{"red", colour::red}, {"green", colour::green}, {"verde", colour::green}}, "x"));
+    }
+    expect_true(manifoldOOS::parse_choice("red", names, "x") == colour::red);  // the first match wins
+    std::string msg;
+    try {
+      manifoldOOS::parse_choice("blue", names, "unknown colour 'blue'");
+    } catch (const manifoldOOS::input_error& e) {
+      msg = e.what();
+    }
+    expect_true(msg == "unknown colour 'blue'");
+  }
   test_that("the package's parsers keep their names and messages") {
     expect_true(manifoldOOS::parse_eig_which("all") == manifoldOOS::eig_which::all);
     expect_true(manifoldOOS::parse_lmds_rule("gower") == manifoldOOS::lmds_rule::triangulation);
@@ -718,5 +787,23 @@ context("string options (parse_choice)") {
       msg = e.what();
     }
     expect_true(msg == "unknown out-of-sample rule 'nystroem'");
+  }
+  test_that("every table-driven parser maps each of its names and keeps its message") {
+    using namespace manifoldOOS;
+    expect_parser(kernel_type_names, parse_kernel_type, "poly", "unknown kernel 'poly'");
+    expect_parser(lmds_rule_names, parse_lmds_rule, "nystroem", "unknown out-of-sample rule 'nystroem'");
+    expect_parser(goose_scale_names, parse_goose_scale, "iso", "unknown GOoSE scale 'iso'");
+    expect_parser(goose_variant_names, parse_goose_variant, "literal", "unknown GOoSE variant 'literal'");
+    expect_parser(eig_which_names, parse_eig_which, "Top", "`which` must be \"bottom\", \"top\" or \"all\"");
+    expect_parser(eig_method_names, parse_eig_method, "lanczos",
+                  "`method` must be \"auto\", \"dense\" or \"iterative\"");
+    expect_parser(nppe_scale_names, parse_nppe_scale, "", "`scale` must be \"coord\", \"global\" or \"none\"");
+    expect_parser(poly_kind_names, parse_poly_kind, "Full", "`basis` must be \"hadamard\" or \"full\"");
+    expect_parser(le_variant_names, parse_le_variant, "normalized",
+                  "`laplacian` must be \"generalized\", \"symmetric\" or \"unnormalized\"");
+    // the aliases
+    expect_true(parse_lmds_rule("gower") == lmds_rule::triangulation);
+    expect_true(parse_eig_method("sparse") == eig_method::iterative);
+    expect_true(parse_goose_variant("literal_thesis") == goose_variant::literal);
   }
 }

@@ -167,16 +167,14 @@ inline Eigen::Map<Eigen::VectorXd> emap(double* y, Eigen::Index n) {
   return Eigen::Map<Eigen::VectorXd>(y, n);
 }
 
-// ---- operators (valid for both Spectra APIs: Scalar typedef, const
-// perform_op, rows()/cols(), set_shift() for shift-invert) --------------------
+// ---- operators (valid for both Spectra APIs: Scalar typedef and
+// rows()/cols() from square_operator, const perform_op, set_shift() for
+// shift-invert) ----------------------------------------------------------------
 
 // y = A x, A sparse symmetric.
-class sparse_prod_op {
+class sparse_prod_op : public square_operator {
  public:
-  using Scalar = double;
-  explicit sparse_prod_op(const sp_mat_e& A) : A_(A) {}
-  Eigen::Index rows() const { return A_.rows(); }
-  Eigen::Index cols() const { return A_.cols(); }
+  explicit sparse_prod_op(const sp_mat_e& A) : square_operator(A.rows()), A_(A) {}
   void perform_op(const double* x, double* y) const {
     poll_.tick();
     emap(y, A_.rows()).noalias() = A_ * emap(x, A_.cols());
@@ -190,17 +188,14 @@ class sparse_prod_op {
 // y = K x or y = H K H x (H = I - 11'/n), K dense symmetric, no copy of K.
 // H K H x = K x - c (1'x) - 1 (c'x) + g (1'x) 1 with c = K 1 / n and
 // g = 1'K1 / n^2: three rank-one corrections of the plain product.
-class dense_prod_op {
+class dense_prod_op : public square_operator {
  public:
-  using Scalar = double;
-  dense_prod_op(const arma::mat& K, bool center) : K_(K), center_(center) {
+  dense_prod_op(const arma::mat& K, bool center) : square_operator(K.n_rows), K_(K), center_(center) {
     if (center_) {
       c_ = arma::sum(K_, 1) / double(K_.n_rows);
       g_ = arma::mean(c_);
     }
   }
-  Eigen::Index rows() const { return K_.n_rows; }
-  Eigen::Index cols() const { return K_.n_cols; }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
     const arma::uword n = K_.n_rows;
@@ -228,12 +223,10 @@ class dense_prod_op {
 // factorisation is cached per shift. A - sigma B must be positive definite
 // (A PSD, sigma < 0): a non-positive pivot means A has eigenvalues below the
 // shift, which is reported as an input error (A is not PSD).
-class ldlt_shift_op {
+class ldlt_shift_op : public square_operator {
  public:
-  using Scalar = double;
-  explicit ldlt_shift_op(const sp_mat_e& A, const sp_mat_e* B = nullptr) : A_(A), B_(B) {}
-  Eigen::Index rows() const { return A_.rows(); }
-  Eigen::Index cols() const { return A_.cols(); }
+  explicit ldlt_shift_op(const sp_mat_e& A, const sp_mat_e* B = nullptr)
+      : square_operator(A.rows()), A_(A), B_(B) {}
   void set_shift(double sigma) {
     if (factored_ && sigma == sigma_) return;
     sp_mat_e M;
@@ -353,13 +346,10 @@ class sparse_b_factor {
 };
 
 // y = (C - sigma I)^{-1} x = G' (A - sigma B)^{-1} G x.
-class reduced_shift_op {
+class reduced_shift_op : public square_operator {
  public:
-  using Scalar = double;
   reduced_shift_op(const sp_mat_e& A, const sp_mat_e& B, const sparse_b_factor& F)
-      : inner_(A, &B), F_(F) {}
-  Eigen::Index rows() const { return F_.n(); }
-  Eigen::Index cols() const { return F_.n(); }
+      : square_operator(F.n()), inner_(A, &B), F_(F) {}
   void set_shift(double sigma) { inner_.set_shift(sigma); }
   void perform_op(const double* x, double* y) const {
     const Eigen::Index n = F_.n();
@@ -375,12 +365,9 @@ class reduced_shift_op {
 };
 
 // y = C x = G^{-1} A G^{-T} x.
-class reduced_prod_op {
+class reduced_prod_op : public square_operator {
  public:
-  using Scalar = double;
-  reduced_prod_op(const sp_mat_e& A, const sparse_b_factor& F) : A_(A), F_(F) {}
-  Eigen::Index rows() const { return F_.n(); }
-  Eigen::Index cols() const { return F_.n(); }
+  reduced_prod_op(const sp_mat_e& A, const sparse_b_factor& F) : square_operator(F.n()), A_(A), F_(F) {}
   void perform_op(const double* x, double* y) const {
     poll_.tick();
     const Eigen::Index n = F_.n();
@@ -397,12 +384,10 @@ class reduced_prod_op {
 
 // Spectra's operator concept on top of a linear_operator (one instantiation
 // of each solver serves every operator defined outside this file).
-class spectra_op {
+class spectra_op : public square_operator {
  public:
-  using Scalar = double;
-  explicit spectra_op(const linear_operator& op) : op_(const_cast<linear_operator&>(op)) {}
-  Eigen::Index rows() const { return op_.size(); }
-  Eigen::Index cols() const { return op_.size(); }
+  explicit spectra_op(const linear_operator& op)
+      : square_operator(op.size()), op_(const_cast<linear_operator&>(op)) {}
   void set_shift(double sigma) { op_.set_shift(sigma); }
   void perform_op(const double* x, double* y) const { op_.apply(x, y); }
 
@@ -842,12 +827,10 @@ namespace detail {
 
 // y = P (A - sigma I)^{-1} P x with P = I - u u' (|u| = 1): the shift-solve of
 // ldlt_shift_op on the orthogonal complement of u.
-class deflated_shift_op {
+class deflated_shift_op : public square_operator {
  public:
-  using Scalar = double;
-  deflated_shift_op(const sp_mat_e& A, const arma::vec& u) : inner_(A), u_(u), w_(u.n_elem) {}
-  Eigen::Index rows() const { return inner_.rows(); }
-  Eigen::Index cols() const { return inner_.cols(); }
+  deflated_shift_op(const sp_mat_e& A, const arma::vec& u)
+      : square_operator(A.rows()), inner_(A), u_(u), w_(u.n_elem) {}
   void set_shift(double sigma) { inner_.set_shift(sigma); }
   void perform_op(const double* x, double* y) const {
     const arma::uword n = u_.n_elem;

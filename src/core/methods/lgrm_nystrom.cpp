@@ -6,6 +6,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <type_traits>
 
 #ifdef MO_HAVE_AVX2_KERNELS
 #include <immintrin.h>
@@ -42,14 +43,13 @@ void parallel_items(long count, int n_threads, Body body) {
   flag.rethrow_if_stopped();
 }
 
-// The panel solve of one block of right-hand sides, interleaved: W holds row
-// i of the b columns at W[i * b .. i * b + b - 1].
-void ldlt_solve_interleaved(const ldlt_t& ldlt, double* W, long n, int b) {
-  const sp_mat_e& L = ldlt.matrixL().nestedExpression();
-  const double* Lx = L.valuePtr();
-  const int* Li = L.innerIndexPtr();
-  const int* Lp = L.outerIndexPtr();
-  // unit lower solve, column by column (as Eigen's sparse triangular solve)
+// Forward solve with the unit lower factor (compressed columns Lp, Li, Lx,
+// n x n) of b interleaved right-hand sides, column by column as Eigen's sparse
+// triangular solve: W holds row i of the b columns at W[i * b .. i * b + b - 1].
+// Width: int, or std::integral_constant<int, b> for a width fixed at compile
+// time (the 16-column panels of the reduced formulation).
+template <class Width>
+void forward_unit_interleaved(const int* Lp, const int* Li, const double* Lx, double* W, long n, Width b) {
   for (long i = 0; i < n; ++i) {
     const double* xi = W + i * b;
     for (int p = Lp[i]; p < Lp[i + 1]; ++p) {
@@ -60,6 +60,16 @@ void ldlt_solve_interleaved(const ldlt_t& ldlt, double* W, long n, int b) {
       for (int c = 0; c < b; ++c) xr[c] -= xi[c] * v;
     }
   }
+}
+
+// The panel solve of one block of right-hand sides, interleaved: W holds row
+// i of the b columns at W[i * b .. i * b + b - 1].
+void ldlt_solve_interleaved(const ldlt_t& ldlt, double* W, long n, int b) {
+  const sp_mat_e& L = ldlt.matrixL().nestedExpression();
+  const double* Lx = L.valuePtr();
+  const int* Li = L.innerIndexPtr();
+  const int* Lp = L.outerIndexPtr();
+  forward_unit_interleaved(Lp, Li, Lx, W, n, b);
   const Eigen::VectorXd& D = ldlt.vectorD();
   for (long i = 0; i < n; ++i) {
     const double f = 1.0 / D(i);
@@ -108,6 +118,18 @@ arma::mat sparse_ldlt_solve_panels(const ldlt_t& ldlt, const arma::mat& B, int p
 }
 
 namespace {
+
+// The inputs of a Nystrom fit, shared by both formulations (the arguments of
+// lgrm_fit_nystrom(), checked by check_nystrom_args()).
+struct nystrom_problem {
+  const sp_mat_e& Lloc;
+  const lgrm_kernel_rows& rows;
+  const arma::mat& WZ;
+  int m;
+  double gamma, mu;
+  const eig_options& o;
+  int n_threads;
+};
 
 // Checks shared by both formulations.
 void check_nystrom_args(long n, int m, double gamma, double mu) {
@@ -171,6 +193,34 @@ arma::mat kernel_features(const lgrm_kernel_rows& rows, long n, arma::uword r, c
   return F;
 }
 
+// The centred features H kappa(X, Z) Map; phibar receives the column means
+// that were removed.
+arma::mat centred_features(const lgrm_kernel_rows& rows, long n, const arma::mat& Map, int n_threads,
+                           arma::rowvec& phibar) {
+  arma::mat F = kernel_features(rows, n, Map.n_rows, Map, n_threads);
+  phibar = arma::mean(F, 0);
+  F.each_row() -= phibar;
+  return F;
+}
+
+// What the Woodbury operators of both formulations share: the size n, the
+// shift -eps (built into the factorisation of A0, so set_shift only checks
+// it), the small system T = I + C G and the interrupt poller.
+class woodbury_op_base : public square_operator {
+ public:
+  void set_shift(double sigma) {
+    if (std::abs(sigma + eps_) > 1e-12 * std::max(1.0, eps_))
+      throw error("internal: the LGRM Woodbury operator has a fixed shift");
+  }
+
+ protected:
+  woodbury_op_base(long n, double eps) : square_operator(n), n_(n), eps_(eps) {}
+  long n_;
+  double eps_;
+  small_system T_;
+  detail::op_poller poll_;
+};
+
 // S = (F'F + gamma I)^{-1}, tau = 2 tr(M)/n and the shift, from F'F.
 struct nystrom_terms {
   arma::mat S;
@@ -226,12 +276,11 @@ lgrm_fit_result nystrom_result(const eigen_result& res, int m, double tau, const
 // U = [1/sqrt(n), F], C = diag(tau - mu, -mu S), S = (F'F + gamma I)^{-1}:
 // y = A0^{-1} (x - U s), s = (I + C G)^{-1} C U' A0^{-1} x, G = U' A0^{-1} U.
 // The operator already includes the shift (set_shift is a check).
-class lgrm_woodbury_op {
+class lgrm_woodbury_op : public woodbury_op_base {
  public:
-  using Scalar = double;
   lgrm_woodbury_op(const sp_mat_e& Lloc, const arma::mat& F, const arma::mat& S, double mu, double tau,
                    double eps, int n_threads)
-      : n_(Lloc.rows()), r_(F.n_cols), eps_(eps), F_(F) {
+      : woodbury_op_base(Lloc.rows(), eps), r_(F.n_cols), F_(F) {
     factor_shifted(Lloc, mu + eps, ldlt_);
     C_.zeros(r_ + 1, r_ + 1);
     C_(0, 0) = tau - mu;
@@ -240,12 +289,6 @@ class lgrm_woodbury_op {
     arma::mat T = lgrm_mult(C_, G);
     T.diag() += 1.0;
     T_.compute(T);
-  }
-  Eigen::Index rows() const { return n_; }
-  Eigen::Index cols() const { return n_; }
-  void set_shift(double sigma) {
-    if (std::abs(sigma + eps_) > 1e-12 * std::max(1.0, eps_))
-      throw error("internal: the LGRM Woodbury operator has a fixed shift");
   }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
@@ -294,37 +337,27 @@ class lgrm_woodbury_op {
     return G;
   }
 
-  long n_;
   arma::uword r_;
-  double eps_;
   const arma::mat& F_;
   ldlt_t ldlt_;
   arma::mat C_;
-  small_system T_;
-  detail::op_poller poll_;
 };
-
-}  // namespace
 
 // The explicit formulation (the only one in earlier builds): forms F = H K W^{-1/2}
 // (n x r) and G = U' A0^{-1} U from full solves with A0. Kept for
 // options(manifoldOOS.lgrm_nystrom = "explicit") and the tests that compare
 // it with the reduced formulation below.
-static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows,
-                                                 const arma::mat& WZ, int m, double gamma, double mu,
-                                                 const eig_options& o, int n_threads, arma::uword& rank) {
-  const long n = Lloc.rows();
-  check_nystrom_args(n, m, gamma, mu);
-  const arma::mat Wm12 = lgrm_inv_sqrt(WZ, rank);
-  const arma::uword r = WZ.n_rows;
-  // F = Phi = kappa(X, Z) W_Z^{-1/2}, by row blocks
-  arma::mat F = kernel_features(rows, n, r, Wm12, n_threads);
-  const arma::rowvec phibar = arma::mean(F, 0);
-  F.each_row() -= phibar;                   // F = H Phi
+lgrm_fit_result lgrm_fit_nystrom_explicit(const nystrom_problem& p, arma::uword& rank) {
+  const long n = p.Lloc.rows();
+  const arma::mat Wm12 = lgrm_inv_sqrt(p.WZ, rank);
+  const arma::uword r = p.WZ.n_rows;
+  // F = H Phi, Phi = kappa(X, Z) W_Z^{-1/2}
+  arma::rowvec phibar;
+  const arma::mat F = centred_features(p.rows, n, Wm12, p.n_threads, phibar);
   // F'F: fixed row chunks (the sum does not depend on the number of threads)
   const long n_chunks = std::min<long>(8, std::max<long>(1, n / 4096));
   std::vector<arma::mat> parts(n_chunks);
-  parallel_items(n_chunks, n_threads, [&](long j) {
+  parallel_items(n_chunks, p.n_threads, [&](long j) {
     const long i0 = n * j / n_chunks, i1 = n * (j + 1) / n_chunks;
     parts[j].zeros(r, r);
     detail::emat(parts[j]).selfadjointView<Eigen::Lower>().rankUpdate(
@@ -334,23 +367,23 @@ static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgr
   for (long j = 1; j < n_chunks; ++j) FtF += parts[j];
   parts.clear();
   detail::emat(FtF).triangularView<Eigen::StrictlyUpper>() = detail::emat(FtF).transpose();
-  const nystrom_terms nt = nystrom_trace_terms(FtF, gamma, Lloc, mu, o);
+  const nystrom_terms nt = nystrom_trace_terms(FtF, p.gamma, p.Lloc, p.mu, p.o);
   const arma::mat& S = nt.S;
   const double tau = nt.tau, eps = nt.eps;
-  lgrm_woodbury_op op(Lloc, F, S, mu, tau, eps, n_threads);
-  const long nev = m + 1;
+  lgrm_woodbury_op op(p.Lloc, F, S, p.mu, tau, eps, p.n_threads);
+  const long nev = p.m + 1;
   const double sigma = -eps;
   auto apply_M = [&](const arma::mat& V) {
     // (M + tau 11'/n) V
-    arma::mat out = detail::sparse_times(Lloc, V);
+    arma::mat out = detail::sparse_times(p.Lloc, V);
     arma::mat Vc = V;
     Vc.each_row() -= arma::mean(V, 0);
-    out += mu * (Vc - F * (S * (F.t() * V)));
+    out += p.mu * (Vc - F * (S * (F.t() * V)));
     out += (tau / double(n)) * arma::repmat(arma::sum(V, 0), n, 1);
     return out;
   };
   eigen_result res = eigs_operator_shift_invert(
-      op, nev, sigma, o,
+      op, nev, sigma, p.o,
       [&]() -> eigen_result {
         check_dense_fallback(n);
         arma::mat Md = apply_M(arma::eye(n, n));
@@ -358,8 +391,10 @@ static lgrm_fit_result lgrm_fit_nystrom_explicit(const sp_mat_e& Lloc, const lgr
         return eig_dense(Md, eig_which::bottom, nev);
       },
       "spectra_shift_invert_woodbury");
-  return nystrom_result(res, m, tau, F, S, Wm12, phibar, Lloc);
+  return nystrom_result(res, p.m, tau, F, S, Wm12, phibar, p.Lloc);
 }
+
+}  // namespace
 
 // ---- the reduced formulation ----------------------------------------------------
 // W_Z = E diag(w) E' with the q eigenvalues kept (w > 1e-12 max w) in E_q, w_q;
@@ -385,16 +420,7 @@ constexpr int half_panel = 16;
 // Forward solve with the unit lower factor of 16 interleaved right-hand sides
 // (row i of the panel at W[16 i .. 16 i + 15]).
 void forward16_portable(const int* Lp, const int* Li, const double* Lx, double* W, long n) {
-  for (long i = 0; i < n; ++i) {
-    const double* xi = W + i * half_panel;
-    for (int p = Lp[i]; p < Lp[i + 1]; ++p) {
-      const long r = Li[p];
-      if (r <= i) continue;
-      const double v = Lx[p];
-      double* xr = W + r * half_panel;
-      for (int c = 0; c < half_panel; ++c) xr[c] -= xi[c] * v;
-    }
-  }
+  forward_unit_interleaved(Lp, Li, Lx, W, n, std::integral_constant<int, half_panel>());
 }
 
 #ifdef MO_HAVE_AVX2_KERNELS
@@ -455,22 +481,14 @@ void ldlt_half_solve_inplace(const ldlt_t& ldlt, arma::mat& V, const arma::vec& 
   });
 }
 
-class lgrm_woodbury_reduced_op {
+class lgrm_woodbury_reduced_op : public woodbury_op_base {
  public:
-  using Scalar = double;
   // V: the half-solved U (n x (q + 1)); T = I + C G.
   lgrm_woodbury_reduced_op(const ldlt_t& ldlt, const arma::vec& dsq, const arma::mat& V, const arma::mat& C,
                            const arma::mat& T, double eps, int n_threads)
-      : ldlt_(ldlt), dsq_(dsq), V_(V), C_(C), eps_(eps), n_threads_(n_threads) {
-    n_ = V.n_rows;
-    k_ = V.n_cols;
+      : woodbury_op_base(V.n_rows, eps), ldlt_(ldlt), dsq_(dsq), V_(V), C_(C), n_threads_(n_threads),
+        k_(V.n_cols) {
     T_.compute(T);
-  }
-  Eigen::Index rows() const { return n_; }
-  Eigen::Index cols() const { return n_; }
-  void set_shift(double sigma) {
-    if (std::abs(sigma + eps_) > 1e-12 * std::max(1.0, eps_))
-      throw error("internal: the LGRM Woodbury operator has a fixed shift");
   }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
@@ -521,35 +539,26 @@ class lgrm_woodbury_reduced_op {
   const arma::vec& dsq_;
   const arma::mat& V_;
   const arma::mat& C_;
-  double eps_;
   int n_threads_;
-  long n_ = 0;
-  arma::uword k_ = 0;
-  small_system T_;
-  detail::op_poller poll_;
+  arma::uword k_;
 };
 
-}  // namespace
-
-static lgrm_fit_result lgrm_fit_nystrom_reduced(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows,
-                                                const arma::mat& WZ, int m, double gamma, double mu,
-                                                const eig_options& o, int n_threads, arma::uword& rank) {
-  const long n = Lloc.rows();
-  check_nystrom_args(n, m, gamma, mu);
+lgrm_fit_result lgrm_fit_nystrom_reduced(const nystrom_problem& p, arma::uword& rank) {
+  const long n = p.Lloc.rows();
   arma::mat Eq;
-  const arma::mat Bq = lgrm_inv_sqrt_factor(WZ, Eq);  // r x q, W_Z^{-1/2} = Bq Eq'
+  const arma::mat Bq = lgrm_inv_sqrt_factor(p.WZ, Eq);  // r x q, W_Z^{-1/2} = Bq Eq'
   rank = Bq.n_cols;
-  const arma::uword r = WZ.n_rows, q = Bq.n_cols;
-  // F_q = kappa(X, Z) Bq by row blocks, then centred
-  arma::mat Fq = kernel_features(rows, n, r, Bq, n_threads);
-  const arma::rowvec phibar = arma::mean(Fq, 0);
-  Fq.each_row() -= phibar;
-  const nystrom_terms nt = nystrom_trace_terms(crossprod_cols(Fq, 0, q, n_threads), gamma, Lloc, mu, o);
+  const arma::uword q = Bq.n_cols;
+  // F_q = H kappa(X, Z) Bq
+  arma::rowvec phibar;
+  const arma::mat Fq = centred_features(p.rows, n, Bq, p.n_threads, phibar);
+  const nystrom_terms nt =
+      nystrom_trace_terms(crossprod_cols(Fq, 0, q, p.n_threads), p.gamma, p.Lloc, p.mu, p.o);
   const arma::mat& S = nt.S;
   const double tau = nt.tau, eps = nt.eps;
   // A0 = L_loc + (mu + eps) I = P' L D L' P
   ldlt_t ldlt;
-  factor_shifted(Lloc, mu + eps, ldlt);
+  factor_shifted(p.Lloc, p.mu + eps, ldlt);
   arma::vec dsq(n);
   {
     const Eigen::VectorXd D = ldlt.vectorD();
@@ -559,37 +568,40 @@ static lgrm_fit_result lgrm_fit_nystrom_reduced(const sp_mat_e& Lloc, const lgrm
   arma::mat V(n, q + 1);
   V.col(0).fill(1.0 / std::sqrt(double(n)));
   V.cols(1, q) = Fq;
-  ldlt_half_solve_inplace(ldlt, V, dsq, n_threads);
-  const arma::mat G = crossprod_cols(V, 0, q + 1, n_threads);
+  ldlt_half_solve_inplace(ldlt, V, dsq, p.n_threads);
+  const arma::mat G = crossprod_cols(V, 0, q + 1, p.n_threads);
   arma::mat C(q + 1, q + 1, arma::fill::zeros);
-  C(0, 0) = tau - mu;
-  C.submat(1, 1, q, q) = -mu * S;
+  C(0, 0) = tau - p.mu;
+  C.submat(1, 1, q, q) = -p.mu * S;
   arma::mat T = lgrm_mult(C, G);
   T.diag() += 1.0;
-  lgrm_woodbury_reduced_op op(ldlt, dsq, V, C, T, eps, n_threads);
-  const long nev = m + 1;
+  lgrm_woodbury_reduced_op op(ldlt, dsq, V, C, T, eps, p.n_threads);
+  const long nev = p.m + 1;
   eigen_result res = eigs_operator_shift_invert(
-      op, nev, -eps, o,
+      op, nev, -eps, p.o,
       [&]() -> eigen_result {
         check_dense_fallback(n);
         // M + tau 11'/n = L_loc + mu (H - F_q S F_q') + tau 11'/n
-        arma::mat Md = detail::sparse_times(Lloc, arma::eye(n, n));
-        Md += mu * (arma::eye(n, n) - 1.0 / double(n));
-        Md -= mu * (Fq * (S * Fq.t()));
+        arma::mat Md = detail::sparse_times(p.Lloc, arma::eye(n, n));
+        Md += p.mu * (arma::eye(n, n) - 1.0 / double(n));
+        Md -= p.mu * (Fq * (S * Fq.t()));
         Md += tau / double(n);
         Md = 0.5 * (Md + Md.t());
         return eig_dense(Md, eig_which::bottom, nev);
       },
       "spectra_shift_invert_woodbury");
   V.reset();
-  return nystrom_result(res, m, tau, Fq, S, Bq, phibar, Lloc);
+  return nystrom_result(res, p.m, tau, Fq, S, Bq, phibar, p.Lloc);
 }
+
+}  // namespace
 
 lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& rows, const arma::mat& WZ,
                                  int m, double gamma, double mu, const eig_options& o, int n_threads,
                                  arma::uword& rank, bool explicit_features) {
-  if (explicit_features) return lgrm_fit_nystrom_explicit(Lloc, rows, WZ, m, gamma, mu, o, n_threads, rank);
-  return lgrm_fit_nystrom_reduced(Lloc, rows, WZ, m, gamma, mu, o, n_threads, rank);
+  check_nystrom_args(Lloc.rows(), m, gamma, mu);
+  const nystrom_problem p{Lloc, rows, WZ, m, gamma, mu, o, n_threads};
+  return explicit_features ? lgrm_fit_nystrom_explicit(p, rank) : lgrm_fit_nystrom_reduced(p, rank);
 }
 
 }  // namespace manifoldOOS

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/spectra_op.h>
 
 namespace manifoldOOS {
 
@@ -87,12 +88,9 @@ inline bool chol_sound(const arma::mat& S, Eigen::LLT<MatE>& llt) {
 
 // y = (C - sigma I)^{-1} x for a dense symmetric C, by a dense Cholesky factor
 // (Spectra shift-invert operator; C - sigma I must be positive definite).
-class dense_shift_op {
+class dense_shift_op : public square_operator {
  public:
-  using Scalar = double;
-  explicit dense_shift_op(const arma::mat& C) : C_(C) {}
-  Eigen::Index rows() const { return C_.n_rows; }
-  Eigen::Index cols() const { return C_.n_cols; }
+  explicit dense_shift_op(const arma::mat& C) : square_operator(C.n_rows), C_(C) {}
   void set_shift(double sigma) {
     if (factored_ && sigma == sigma_) return;
     MatE M = cmap(C_);
@@ -143,10 +141,9 @@ inline bool w_form_bounded(const sp_mat_e& N, const arma::vec& b) {
 // with Z = F^{-1}Q and S = Q'Z. The operator is symmetric positive
 // semidefinite with Q in its null space; its non-zero eigenpairs are
 // (1/mu, v) for the eigenpairs (mu, v) of P F P on range(P).
-class deflated_shift_op {
+class deflated_shift_op : public square_operator {
  public:
-  using Scalar = double;
-  deflated_shift_op(const Eigen::LLT<MatE>& F, const MatE& Q) : F_(F), Q_(Q) {
+  deflated_shift_op(const Eigen::LLT<MatE>& F, const MatE& Q) : square_operator(F.rows()), F_(F), Q_(Q) {
     if (Q_.cols() > 0) {
       Z_ = F_.solve(Q_);
       MatE S = Q_.transpose() * Z_;
@@ -155,8 +152,6 @@ class deflated_shift_op {
       if (S_.info() != Eigen::Success) throw error("the deflation system is singular");
     }
   }
-  Eigen::Index rows() const { return F_.rows(); }
-  Eigen::Index cols() const { return F_.rows(); }
   void perform_op(const double* x, double* y) const {
     if ((++count_ & 15L) == 0) check_interrupt();
     Eigen::Map<const Eigen::VectorXd> xv(x, F_.rows());

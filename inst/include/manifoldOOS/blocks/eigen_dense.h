@@ -23,10 +23,10 @@ namespace manifoldOOS {
 // Which end of the spectrum is wanted.
 enum class eig_which { bottom, top, all };
 
+inline constexpr choice<eig_which> eig_which_names[] = {
+    {"bottom", eig_which::bottom}, {"top", eig_which::top}, {"all", eig_which::all}};
 inline eig_which parse_eig_which(const std::string& s) {
-  return parse_choice<eig_which>(
-      s, {{"bottom", eig_which::bottom}, {"top", eig_which::top}, {"all", eig_which::all}},
-      "`which` must be \"bottom\", \"top\" or \"all\"");
+  return parse_choice(s, eig_which_names, "`which` must be \"bottom\", \"top\" or \"all\"");
 }
 
 // Result of every eigen-solver of the package.

@@ -37,6 +37,7 @@
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
+#include <manifoldOOS/blocks/spectra_op.h>
 
 namespace manifoldOOS {
 
@@ -44,11 +45,11 @@ using sp_mat_e = Eigen::SparseMatrix<double>;  // column-major, compressed
 
 enum class eig_method { automatic, dense, iterative };
 
+inline constexpr choice<eig_method> eig_method_names[] = {
+    {"auto", eig_method::automatic}, {"dense", eig_method::dense},
+    {"iterative", eig_method::iterative}, {"sparse", eig_method::iterative}};
 inline eig_method parse_eig_method(const std::string& s) {
-  if (s == "auto") return eig_method::automatic;
-  if (s == "dense") return eig_method::dense;
-  if (s == "iterative" || s == "sparse") return eig_method::iterative;
-  throw input_error("`method` must be \"auto\", \"dense\" or \"iterative\"");
+  return parse_choice(s, eig_method_names, "`method` must be \"auto\", \"dense\" or \"iterative\"");
 }
 
 struct eig_options {

@@ -100,12 +100,10 @@ struct kernel_spec {
   double degree = 2.0;
 };
 
+inline constexpr choice<kernel_type> kernel_type_names[] = {
+    {"rbf", kernel_type::rbf}, {"linear", kernel_type::linear}, {"polynomial", kernel_type::polynomial}};
 inline kernel_type parse_kernel_type(const std::string& s) {
-  return parse_choice<kernel_type>(s,
-                                   {{"rbf", kernel_type::rbf},
-                                    {"linear", kernel_type::linear},
-                                    {"polynomial", kernel_type::polynomial}},
-                                   "unknown kernel '" + s + "'");
+  return parse_choice(s, kernel_type_names, "unknown kernel '" + s + "'");
 }
 
 // Squared Euclidean distances between the rows of A (m x p) and B (n x p),

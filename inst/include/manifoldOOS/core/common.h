@@ -8,6 +8,7 @@
 #define MANIFOLDOOS_COMMON_H
 
 #include <atomic>
+#include <cstddef>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -38,15 +39,31 @@ struct choice {
   E value;
 };
 
-// The value of the first choice named `s`; an input_error with `message`
-// when none is. Every string option of the core and of the glue is parsed
-// here, e.g. parse_choice<eig_which>(s, {{"top", eig_which::top}, ...}, "...").
+// The value of the first choice in [first, last) named `s`; an input_error
+// with `message` when none is. Every string option of the core and of the
+// glue is parsed here, through one of the two forms below.
+template <class E>
+E parse_choice(const std::string& s, const choice<E>* first, const choice<E>* last,
+               const std::string& message) {
+  for (; first != last; ++first)
+    if (s == first->name) return first->value;
+  throw input_error(message);
+}
+
+// A table written at the call, e.g.
+// parse_choice<eig_which>(s, {{"top", eig_which::top}, ...}, "...").
 template <class E>
 E parse_choice(const std::string& s, std::initializer_list<choice<E>> choices,
                const std::string& message) {
-  for (const choice<E>& c : choices)
-    if (s == c.name) return c.value;
-  throw input_error(message);
+  return parse_choice(s, choices.begin(), choices.end(), message);
+}
+
+// A table stated once next to its enum, e.g.
+// inline constexpr choice<eig_which> eig_which_names[] = {{"top", eig_which::top}, ...};
+// parse_choice(s, eig_which_names, "...").
+template <class E, std::size_t N>
+E parse_choice(const std::string& s, const choice<E> (&choices)[N], const std::string& message) {
+  return parse_choice(s, choices, choices + N, message);
 }
 
 // An iterative solver did not converge.

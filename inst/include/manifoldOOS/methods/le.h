@@ -43,12 +43,12 @@ namespace manifoldOOS {
 
 enum class le_variant { generalized, symmetric, unnormalized };
 
+inline constexpr choice<le_variant> le_variant_names[] = {
+    {"generalized", le_variant::generalized}, {"symmetric", le_variant::symmetric},
+    {"unnormalized", le_variant::unnormalized}};
 inline le_variant parse_le_variant(const std::string& s) {
-  return parse_choice<le_variant>(s,
-                                  {{"generalized", le_variant::generalized},
-                                   {"symmetric", le_variant::symmetric},
-                                   {"unnormalized", le_variant::unnormalized}},
-                                  "`laplacian` must be \"generalized\", \"symmetric\" or \"unnormalized\"");
+  return parse_choice(s, le_variant_names,
+                      "`laplacian` must be \"generalized\", \"symmetric\" or \"unnormalized\"");
 }
 
 struct le_result {

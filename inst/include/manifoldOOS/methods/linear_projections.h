@@ -44,6 +44,8 @@ namespace manifoldOOS {
 
 enum class lp_constraint { weighted, orthogonal };
 
+// The glue fills every field by position (aggregate initialisation, in
+// mo_linear_projection()): a new or moved field is added there too.
 struct lp_options {
   lp_constraint constraint = lp_constraint::weighted;
   eig_which which = eig_which::bottom;

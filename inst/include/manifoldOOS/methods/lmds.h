@@ -29,12 +29,11 @@ namespace manifoldOOS {
 
 enum class lmds_rule { triangulation, nystrom };
 
+inline constexpr choice<lmds_rule> lmds_rule_names[] = {
+    {"triangulation", lmds_rule::triangulation}, {"gower", lmds_rule::triangulation},
+    {"nystrom", lmds_rule::nystrom}};
 inline lmds_rule parse_lmds_rule(const std::string& s) {
-  return parse_choice<lmds_rule>(s,
-                                 {{"triangulation", lmds_rule::triangulation},
-                                  {"gower", lmds_rule::triangulation},
-                                  {"nystrom", lmds_rule::nystrom}},
-                                 "unknown out-of-sample rule '" + s + "'");
+  return parse_choice(s, lmds_rule_names, "unknown out-of-sample rule '" + s + "'");
 }
 
 struct lmds_map {

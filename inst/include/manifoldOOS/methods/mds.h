@@ -21,6 +21,7 @@
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/spectra_op.h>
 #include <manifoldOOS/methods/lmds.h>
 
 namespace manifoldOOS {
@@ -49,12 +50,11 @@ namespace detail {
 // cache. The columns are cut into `kParts` fixed slices of equal triangle
 // area, each accumulated into its own buffer and summed in a fixed order,
 // so the result does not depend on the number of threads.
-class centred_sq_op {
+class centred_sq_op : public square_operator {
  public:
-  using Scalar = double;
   static constexpr int kParts = 8;
   centred_sq_op(const arma::mat& D, bool square, const arma::vec& mu, double g, int n_threads)
-      : D_(D), square_(square), mu_(mu), g_(g), nt_(resolve_threads(n_threads)),
+      : square_operator(D.n_rows), D_(D), square_(square), mu_(mu), g_(g), nt_(resolve_threads(n_threads)),
         bounds_(kParts + 1, 0), acc_(static_cast<std::size_t>(kParts) * D.n_rows) {
     // bounds_[p]: first column of slice p; column j holds n - j lower entries
     const double n = static_cast<double>(D_.n_rows);
@@ -67,8 +67,6 @@ class centred_sq_op {
     }
     bounds_[kParts] = static_cast<long>(D_.n_rows);
   }
-  Eigen::Index rows() const { return D_.n_rows; }
-  Eigen::Index cols() const { return D_.n_cols; }
   void perform_op(const double* x, double* y) const {
     poll_.tick();
     const long n = static_cast<long>(D_.n_rows);
@@ -127,12 +125,9 @@ class centred_sq_op {
 };
 
 // y = X_c (X_c' x).
-class gram_op {
+class gram_op : public square_operator {
  public:
-  using Scalar = double;
-  explicit gram_op(const arma::mat& Xc) : Xc_(Xc) {}
-  Eigen::Index rows() const { return Xc_.n_rows; }
-  Eigen::Index cols() const { return Xc_.n_rows; }
+  explicit gram_op(const arma::mat& Xc) : square_operator(Xc.n_rows), Xc_(Xc) {}
   void perform_op(const double* x, double* y) const {
     poll_.tick();
     const arma::vec xv(const_cast<double*>(x), Xc_.n_rows, false, true);

@@ -35,12 +35,20 @@
 
 namespace manifoldOOS {
 
+// The two string options of NPPE: the polynomial basis and the scaling of
+// the coordinates.
 enum class poly_kind { hadamard, full };
-
+inline constexpr choice<poly_kind> poly_kind_names[] = {
+    {"hadamard", poly_kind::hadamard}, {"full", poly_kind::full}};
 inline poly_kind parse_poly_kind(const std::string& s) {
-  if (s == "hadamard") return poly_kind::hadamard;
-  if (s == "full") return poly_kind::full;
-  throw input_error("`basis` must be \"hadamard\" or \"full\"");
+  return parse_choice(s, poly_kind_names, "`basis` must be \"hadamard\" or \"full\"");
+}
+
+enum class nppe_scale { coord, global, none };
+inline constexpr choice<nppe_scale> nppe_scale_names[] = {
+    {"coord", nppe_scale::coord}, {"global", nppe_scale::global}, {"none", nppe_scale::none}};
+inline nppe_scale parse_nppe_scale(const std::string& s) {
+  return parse_choice(s, nppe_scale_names, "`scale` must be \"coord\", \"global\" or \"none\"");
 }
 
 // Number of features (as a double: the full basis overflows integers quickly).
@@ -196,14 +204,6 @@ inline arma::mat nppe_features(const nppe_model& md, const arma::mat& X, int n_t
       },
       [](state&) {}, 256);
   return F;
-}
-
-enum class nppe_scale { coord, global, none };
-
-inline nppe_scale parse_nppe_scale(const std::string& s) {
-  return parse_choice<nppe_scale>(
-      s, {{"coord", nppe_scale::coord}, {"global", nppe_scale::global}, {"none", nppe_scale::none}},
-      "`scale` must be \"coord\", \"global\" or \"none\"");
 }
 
 struct nppe_options {

@@ -163,6 +163,8 @@ inline arma::uword grid_keep(const arma::vec& jitter) {
 // ---- scale selection ------------------------------------------------------------------
 enum class scale_rule { regularizer, ratio };
 
+// The glue fills every field by position (aggregate initialisation, in
+// glue_sosi.cpp): a new or moved field is added there too.
 struct scale_options {
   scale_rule rule = scale_rule::regularizer;
   double lambda = std::numeric_limits<double>::quiet_NaN();  // NaN: endpoint balancing

@@ -29,18 +29,16 @@ namespace manifoldOOS {
 enum class goose_scale { axis, isotropic, none };
 enum class goose_variant { centred, literal };
 
-inline goose_scale parse_goose_scale(const std::string& s) {
-  return parse_choice<goose_scale>(s,
-                                   {{"axis", goose_scale::axis},
-                                    {"isotropic", goose_scale::isotropic},
-                                    {"none", goose_scale::none}},
-                                   "unknown GOoSE scale '" + s + "'");
-}
+inline constexpr choice<goose_scale> goose_scale_names[] = {
+    {"axis", goose_scale::axis}, {"isotropic", goose_scale::isotropic}, {"none", goose_scale::none}};
+inline constexpr choice<goose_variant> goose_variant_names[] = {
+    {"centred", goose_variant::centred}, {"literal_thesis", goose_variant::literal}};
 
+inline goose_scale parse_goose_scale(const std::string& s) {
+  return parse_choice(s, goose_scale_names, "unknown GOoSE scale '" + s + "'");
+}
 inline goose_variant parse_goose_variant(const std::string& s) {
-  return parse_choice<goose_variant>(
-      s, {{"centred", goose_variant::centred}, {"literal_thesis", goose_variant::literal}},
-      "unknown GOoSE variant '" + s + "'");
+  return parse_choice(s, goose_variant_names, "unknown GOoSE variant '" + s + "'");
 }
 
 namespace goose_detail {
