@@ -255,7 +255,65 @@ context("shortest paths block") {
         expect_true(std::equal(A.begin(), A.end(), B.begin()));
         expect_true(A.is_finite());
         expect_true(arma::max(arma::vectorise(A)) > 0.0);
+        // written by column: the same numbers transposed
+        arma::mat C(n, m);
+        manifoldOOS::dijkstra_multi_by_column(g.view(n), src.data(), m, C.memptr(), threads);
+        const arma::mat Ct = C.t();
+        expect_true(std::equal(Ct.begin(), Ct.end(), B.begin()));
       }
+    }
+  }
+  test_that("the bucket search equals the binary heap on mixed lengths, a hub and repeated edges") {
+    // a band graph (u joined to u + 1, u + 2, u + 3), lengths mostly U(1, 2),
+    // 10 % in 10^U(-4, -1) (far shorter than a bucket: rescans) and 5 % zeros;
+    // the distances span many turns of the bucket ring; vertex 0 is a hub
+    // joined to the first 50 vertices; every seventh adjacency list names
+    // the same head twice with two lengths (both relaxed in one scan);
+    // n = 4200 also runs the relabelled path.
+    for (int n : {300, 4200}) {
+      std::mt19937 gen(11 + n);
+      std::uniform_real_distribution<double> unif(0.0, 1.0);
+      std::vector<std::vector<std::pair<int, double>>> out(n);
+      auto add = [&](int u, int v, double w) {
+        out[u].push_back({v, w});
+        out[v].push_back({u, w});
+      };
+      auto draw = [&]() {
+        const double r = unif(gen);
+        return r < 0.05 ? 0.0 : r < 0.15 ? std::pow(10.0, 3.0 * unif(gen) - 4.0) : 1.0 + unif(gen);
+      };
+      for (int u = 1; u <= 50; ++u) add(0, u, draw());
+      double max_len = 0.0, sum_len = 0.0;
+      for (int u = 1; u < n; ++u) {
+        for (int h = 1; h <= 3 && u + h < n; ++h) add(u, u + h, draw());
+        if (u % 7 == 0 && u + 1 < n) add(u, u + 1, draw());  // a repeated edge
+      }
+      csc_graph g;
+      g.ptr.push_back(0);
+      for (int u = 0; u < n; ++u) {
+        for (const auto& e : out[u]) {
+          g.idx.push_back(e.first);
+          g.len.push_back(e.second);
+          max_len = std::max(max_len, e.second);
+          sum_len += e.second;
+        }
+        g.ptr.push_back(static_cast<int>(g.idx.size()));
+      }
+      const int m = 30;
+      std::vector<int> src(m);
+      for (int s = 0; s < m; ++s) src[s] = (s * 131) % n;
+      arma::mat A(m, n), B(m, n), C(n, m);
+      manifoldOOS::dijkstra_multi(g.view(n), src.data(), m, A.memptr(), 2);
+      manifoldOOS::dijkstra_multi_binary_heap(g.view(n), src.data(), m, B.memptr(), 1);
+      manifoldOOS::dijkstra_multi_by_column(g.view(n), src.data(), m, C.memptr(), 2);
+      expect_true(std::equal(A.begin(), A.end(), B.begin()));
+      const arma::mat Ct = C.t();
+      expect_true(std::equal(Ct.begin(), Ct.end(), B.begin()));
+      expect_true(A.is_finite());
+      // a ring of buckets at most as wide as the mean length spans at most
+      // 2 (longest edge) + 8 (mean length): the paths go round it many times
+      const double mean_len = sum_len / static_cast<double>(g.len.size());
+      expect_true(A.max() > 3.0 * (2.0 * max_len + 8.0 * mean_len));
     }
   }
   test_that("a graph that makes the bucket search rescan often falls back to the same distances") {

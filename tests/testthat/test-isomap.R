@@ -286,3 +286,14 @@ test_that("one glue call projects with the core's exact search or with given nei
     expect_error(project(nb$idx[-1, ], unname(nb$dist[-1, ])), class = "manifoldOOS_input_error")
   }
 })
+
+test_that("full Isomap's geodesics are the searches from every point made symmetric by the min", {
+  # isomap() writes each source's distances as a column and then takes
+  # min(G_ij, G_ji); geodesic_distances() writes them as rows: the same matrix
+  X <- iso_roll(300, seed = 4)$x
+  fit <- isomap(X, 2, k = 7)
+  G <- geodesic_distances(neighbor_graph(X, k = 7, weights = "distance"))
+  expect_identical(unname(fit$geodesics), unname(pmin(G, t(G))))
+  # the two directions differ in the rounding of the path sums only
+  expect_equal(unname(G), unname(t(G)), tolerance = 1e-14)
+})
