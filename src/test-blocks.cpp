@@ -17,6 +17,7 @@
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/isomap_project.h>
 #include <manifoldOOS/methods/lmds.h>
+#include <manifoldOOS/methods/mds.h>
 #include <manifoldOOS/methods/plml.h>
 #include <manifoldOOS/oos/sparse_coding.h>
 
@@ -382,6 +383,70 @@ context("Isomap projection kernel") {
         // (a compiler may fuse the multiply-adds differently on other targets)
         expect_true(arma::approx_equal(Y1, Y3, "reldiff", 1e-12));
 #endif
+      }
+    }
+  }
+}
+
+context("matrix-free MDS product") {
+  test_that("the four-column product equals the column-by-column loop bit for bit") {
+    // reference: y = -1/2 (S x - mu (1'x) + (g 1'x - mu'x) 1) with S x summed
+    // column by column over the lower triangle in the operator's fixed slices
+    std::mt19937 gen(9);
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    for (int n : {2, 5, 9, 37, 130}) {
+      for (bool square : {true, false}) {
+        arma::mat D(n, n);
+        for (int j = 0; j < n; ++j) {
+          D(j, j) = 0.0;
+          for (int i = j + 1; i < n; ++i) D(i, j) = D(j, i) = 10.0 * unif(gen);
+        }
+        arma::vec mu(n), x(n), y(n);
+        for (auto& v : mu) v = 50.0 * unif(gen);
+        for (auto& v : x) v = unif(gen) - 0.5;
+        const double g = 20.0;
+        for (int threads : {1, 2}) {
+          manifoldOOS::detail::centred_sq_op op(D, square, mu, g, threads);
+          op.perform_op(x.memptr(), y.memptr());
+          // slices as the operator cuts them: equal triangle areas
+          const int parts = manifoldOOS::detail::centred_sq_op::kParts;
+          std::vector<long> bounds(parts + 1, 0);
+          const double total = double(n) * (n + 1) / 2;
+          long j = 0;
+          double area = 0.0;
+          for (int p = 1; p < parts; ++p) {
+            while (j < n && area < total * p / parts) area += n - j++;
+            bounds[p] = j;
+          }
+          bounds[parts] = n;
+          std::vector<double> acc(static_cast<std::size_t>(parts) * n, 0.0);
+          for (int p = 0; p < parts; ++p) {
+            double* t = acc.data() + static_cast<std::size_t>(p) * n;
+            for (long c = bounds[p]; c < bounds[p + 1]; ++c) {
+              const double* col = D.colptr(c);
+              double dot = (square ? col[c] * col[c] : col[c]) * x[c];
+              for (long i = c + 1; i < n; ++i) {
+                const double v = square ? col[i] * col[i] : col[i];
+                dot += v * x[i];
+                t[i] += v * x[c];
+              }
+              t[c] += dot;
+            }
+          }
+          double s = 0.0, mx = 0.0;
+          for (int i = 0; i < n; ++i) {
+            s += x[i];
+            mx += mu[i] * x[i];
+          }
+          const double cc = g * s - mx;
+          arma::vec ref(n);
+          for (int i = 0; i < n; ++i) {
+            double v = 0.0;
+            for (int p = 0; p < parts; ++p) v += acc[static_cast<std::size_t>(p) * n + i];
+            ref[i] = -0.5 * (v - mu[i] * s + cc);
+          }
+          expect_true(std::equal(y.begin(), y.end(), ref.begin()));
+        }
       }
     }
   }
