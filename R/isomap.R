@@ -91,7 +91,9 @@
 #' @return A `manifold_fit` of subclass `manifold_isomap`. Besides the common
 #'   fields it stores the training data `x_train`, `k`, `geodesics` (the
 #'   \eqn{n \times n} geodesic matrix, or the \eqn{m \times n} landmark
-#'   distances), `landmarks` (`NULL` for full Isomap), `lsharp` (the
+#'   distances; an ordinary double matrix to R code, whose values are held
+#'   outside R's vector heap so that the fit does not trigger a garbage
+#'   collection; `saveRDS()` stores plain values), `landmarks` (`NULL` for full Isomap), `lsharp` (the
 #'   reference points' \eqn{L^{\#\top}}), `landmark_coords` (landmark MDS
 #'   coordinates; `NULL` for full Isomap, whose reference coordinates are the
 #'   embedding), `mu` and `grand_mean` (column means of the squared reference

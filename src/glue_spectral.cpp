@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "glue_external_matrix.h"
 #include "glue_helpers.h"
 
 // ----------------------------------------------------------------------------
@@ -171,11 +172,13 @@ Rcpp::List mo_isomap_fit(SEXP W, int ndim, Rcpp::IntegerVector landmarks, bool m
     }
     const int m = manifoldOOS::isomap_reference_count(o, v.n);
     if (m < 1 || m > v.n) throw manifoldOOS::input_error("the number of landmarks must lie in [1, n].");
-    Rcpp::NumericMatrix D(m, v.n);
-    const manifoldOOS::isomap_model r = manifoldOOS::isomap_fit(v, o, D.begin());
+    // outside R's heap and not zero-filled (glue_external_matrix.h):
+    // isomap_fit() writes every entry
+    const mo_external::matrix D = mo_external::new_matrix(m, v.n);
+    const manifoldOOS::isomap_model r = manifoldOOS::isomap_fit(v, o, D.data);
     Rcpp::List out = mo_cmds_list(r.mds);
     out["embedding"] = r.embedding;
-    out["D"] = D;
+    out["D"] = D.sexp;
     if (o.landmarks == manifoldOOS::isomap_landmarks::none) return out;
     out["landmarks"] = mo_index1(r.landmarks);
     out["center"] = Rcpp::NumericVector(r.center.begin(), r.center.end());

@@ -21,6 +21,7 @@
 #include <manifoldOOS/methods/isomap_project.h>
 #include <manifoldOOS/methods/le.h>
 #include <manifoldOOS/methods/lmds.h>
+#include <manifoldOOS/methods/mds.h>
 #include <manifoldOOS/methods/nppe.h>
 #include <manifoldOOS/methods/plml.h>
 #include <manifoldOOS/oos/goose.h>
@@ -280,7 +281,65 @@ context("shortest paths block") {
         expect_true(std::equal(A.begin(), A.end(), B.begin()));
         expect_true(A.is_finite());
         expect_true(arma::max(arma::vectorise(A)) > 0.0);
+        // written by column: the same numbers transposed
+        arma::mat C(n, m);
+        manifoldOOS::dijkstra_multi_by_column(g.view(n), src.data(), m, C.memptr(), threads);
+        const arma::mat Ct = C.t();
+        expect_true(std::equal(Ct.begin(), Ct.end(), B.begin()));
       }
+    }
+  }
+  test_that("the bucket search equals the binary heap on mixed lengths, a hub and repeated edges") {
+    // a band graph (u joined to u + 1, u + 2, u + 3), lengths mostly U(1, 2),
+    // 10 % in 10^U(-4, -1) (far shorter than a bucket: rescans) and 5 % zeros;
+    // the distances span many turns of the bucket ring; vertex 0 is a hub
+    // joined to the first 50 vertices; every seventh adjacency list names
+    // the same head twice with two lengths (both relaxed in one scan);
+    // n = 4200 also runs the relabelled path.
+    for (int n : {300, 4200}) {
+      std::mt19937 gen(11 + n);
+      std::uniform_real_distribution<double> unif(0.0, 1.0);
+      std::vector<std::vector<std::pair<int, double>>> out(n);
+      auto add = [&](int u, int v, double w) {
+        out[u].push_back({v, w});
+        out[v].push_back({u, w});
+      };
+      auto draw = [&]() {
+        const double r = unif(gen);
+        return r < 0.05 ? 0.0 : r < 0.15 ? std::pow(10.0, 3.0 * unif(gen) - 4.0) : 1.0 + unif(gen);
+      };
+      for (int u = 1; u <= 50; ++u) add(0, u, draw());
+      double max_len = 0.0, sum_len = 0.0;
+      for (int u = 1; u < n; ++u) {
+        for (int h = 1; h <= 3 && u + h < n; ++h) add(u, u + h, draw());
+        if (u % 7 == 0 && u + 1 < n) add(u, u + 1, draw());  // a repeated edge
+      }
+      csc_graph g;
+      g.ptr.push_back(0);
+      for (int u = 0; u < n; ++u) {
+        for (const auto& e : out[u]) {
+          g.idx.push_back(e.first);
+          g.len.push_back(e.second);
+          max_len = std::max(max_len, e.second);
+          sum_len += e.second;
+        }
+        g.ptr.push_back(static_cast<int>(g.idx.size()));
+      }
+      const int m = 30;
+      std::vector<int> src(m);
+      for (int s = 0; s < m; ++s) src[s] = (s * 131) % n;
+      arma::mat A(m, n), B(m, n), C(n, m);
+      manifoldOOS::dijkstra_multi(g.view(n), src.data(), m, A.memptr(), 2);
+      manifoldOOS::dijkstra_multi_binary_heap(g.view(n), src.data(), m, B.memptr(), 1);
+      manifoldOOS::dijkstra_multi_by_column(g.view(n), src.data(), m, C.memptr(), 2);
+      expect_true(std::equal(A.begin(), A.end(), B.begin()));
+      const arma::mat Ct = C.t();
+      expect_true(std::equal(Ct.begin(), Ct.end(), B.begin()));
+      expect_true(A.is_finite());
+      // a ring of buckets at most as wide as the mean length spans at most
+      // 2 (longest edge) + 8 (mean length): the paths go round it many times
+      const double mean_len = sum_len / static_cast<double>(g.len.size());
+      expect_true(A.max() > 3.0 * (2.0 * max_len + 8.0 * mean_len));
     }
   }
   test_that("a graph that makes the bucket search rescan often falls back to the same distances") {
@@ -349,6 +408,70 @@ context("Isomap projection kernel") {
         // (a compiler may fuse the multiply-adds differently on other targets)
         expect_true(arma::approx_equal(Y1, Y3, "reldiff", 1e-12));
 #endif
+      }
+    }
+  }
+}
+
+context("matrix-free MDS product") {
+  test_that("the four-column product equals the column-by-column loop bit for bit") {
+    // reference: y = -1/2 (S x - mu (1'x) + (g 1'x - mu'x) 1) with S x summed
+    // column by column over the lower triangle in the operator's fixed slices
+    std::mt19937 gen(9);
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    for (int n : {2, 5, 9, 37, 130}) {
+      for (bool square : {true, false}) {
+        arma::mat D(n, n);
+        for (int j = 0; j < n; ++j) {
+          D(j, j) = 0.0;
+          for (int i = j + 1; i < n; ++i) D(i, j) = D(j, i) = 10.0 * unif(gen);
+        }
+        arma::vec mu(n), x(n), y(n);
+        for (auto& v : mu) v = 50.0 * unif(gen);
+        for (auto& v : x) v = unif(gen) - 0.5;
+        const double g = 20.0;
+        for (int threads : {1, 2}) {
+          manifoldOOS::detail::centred_sq_op op(D, square, mu, g, threads);
+          op.perform_op(x.memptr(), y.memptr());
+          // slices as the operator cuts them: equal triangle areas
+          const int parts = manifoldOOS::detail::centred_sq_op::kParts;
+          std::vector<long> bounds(parts + 1, 0);
+          const double total = double(n) * (n + 1) / 2;
+          long j = 0;
+          double area = 0.0;
+          for (int p = 1; p < parts; ++p) {
+            while (j < n && area < total * p / parts) area += n - j++;
+            bounds[p] = j;
+          }
+          bounds[parts] = n;
+          std::vector<double> acc(static_cast<std::size_t>(parts) * n, 0.0);
+          for (int p = 0; p < parts; ++p) {
+            double* t = acc.data() + static_cast<std::size_t>(p) * n;
+            for (long c = bounds[p]; c < bounds[p + 1]; ++c) {
+              const double* col = D.colptr(c);
+              double dot = (square ? col[c] * col[c] : col[c]) * x[c];
+              for (long i = c + 1; i < n; ++i) {
+                const double v = square ? col[i] * col[i] : col[i];
+                dot += v * x[i];
+                t[i] += v * x[c];
+              }
+              t[c] += dot;
+            }
+          }
+          double s = 0.0, mx = 0.0;
+          for (int i = 0; i < n; ++i) {
+            s += x[i];
+            mx += mu[i] * x[i];
+          }
+          const double cc = g * s - mx;
+          arma::vec ref(n);
+          for (int i = 0; i < n; ++i) {
+            double v = 0.0;
+            for (int p = 0; p < parts; ++p) v += acc[static_cast<std::size_t>(p) * n + i];
+            ref[i] = -0.5 * (v - mu[i] * s + cc);
+          }
+          expect_true(std::equal(y.begin(), y.end(), ref.begin()));
+        }
       }
     }
   }

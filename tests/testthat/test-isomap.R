@@ -286,3 +286,48 @@ test_that("one glue call projects with the core's exact search or with given nei
     expect_error(project(nb$idx[-1, ], unname(nb$dist[-1, ])), class = "manifoldOOS_input_error")
   }
 })
+
+test_that("full Isomap's geodesics are the searches from every point made symmetric by the min", {
+  # isomap() writes each source's distances as a column and then takes
+  # min(G_ij, G_ji); geodesic_distances() writes them as rows: the same matrix
+  X <- iso_roll(300, seed = 4)$x
+  fit <- isomap(X, 2, k = 7)
+  G <- geodesic_distances(neighbor_graph(X, k = 7, weights = "distance"))
+  expect_identical(unname(fit$geodesics), unname(pmin(G, t(G))))
+  # the two directions differ in the rounding of the path sums only
+  expect_equal(unname(G), unname(t(G)), tolerance = 1e-14)
+})
+
+test_that("the geodesic matrix held outside R's heap behaves as a plain matrix", {
+  X <- iso_roll(250, seed = 6)$x
+  Xn <- iso_roll(300, seed = 6)$x[251:300, ]
+  fit <- isomap(X, 2, k = 8)
+  G <- fit$geodesics
+  plain <- matrix(as.vector(G), nrow(G), ncol(G))
+  expect_true(is.matrix(G) && is.double(G))
+  expect_identical(dim(G), c(250L, 250L))
+  expect_identical(G, plain)
+  expect_identical(G[17, ], plain[17, ])
+  expect_identical(sum(G), sum(plain))
+  # copy-on-modify: a modified copy leaves the fit's matrix alone
+  H <- G
+  H[1, 2] <- -1
+  expect_identical(fit$geodesics, plain)
+  expect_identical(which(H != plain), 251L)
+  # saveRDS() writes the values; the restored fit predicts the same
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f), add = TRUE)
+  saveRDS(fit, f)
+  back <- readRDS(f)
+  expect_identical(back$geodesics, plain)
+  expect_identical(predict(back, Xn), predict(fit, Xn))
+  # the matrix outlives its fit and the garbage collections after it
+  rm(fit, back)
+  invisible(gc())
+  expect_identical(G, plain)
+  # landmark fits keep their m x n distances the same way
+  lf <- isomap(X, 2, k = 8, landmarks = 20, seed = 2)
+  expect_identical(dim(lf$geodesics), c(20L, 250L))
+  g <- neighbor_graph(X, k = 8, weights = "distance")
+  expect_identical(unname(lf$geodesics), unname(geodesic_distances(g, sources = lf$landmarks)))
+})

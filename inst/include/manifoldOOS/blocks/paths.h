@@ -33,6 +33,14 @@ struct adjacency_view {
 void dijkstra_multi(const adjacency_view& G, const int* sources, int m, double* out,
                     int n_threads);
 
+// The same written by column: out is n x m, out[j + s * n] = distance from
+// sources[s] to j (the m x n result of dijkstra_multi() transposed, bit for
+// bit). Each source's distances go straight to their own contiguous column;
+// for all sources of a symmetric graph, a caller that symmetrises the result
+// anyway (min of the two directions) needs no transposition.
+void dijkstra_multi_by_column(const adjacency_view& G, const int* sources, int m, double* out,
+                              int n_threads);
+
 // The same with the indexed binary heap (decrease-key) of earlier versions:
 // the reference the bucket-queue search is tested against.
 void dijkstra_multi_binary_heap(const adjacency_view& G, const int* sources, int m, double* out,

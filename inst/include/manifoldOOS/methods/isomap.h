@@ -28,20 +28,28 @@
 namespace manifoldOOS {
 
 // All-pairs geodesics into the caller's n x n column-major buffer `G`
-// (Dijkstra from every vertex, threaded over sources), then made exactly
-// symmetric by taking min(G_ij, G_ji) (both are lengths of paths between
-// i and j; they differ only by rounding). Throws input_error when some pair
-// is not connected.
+// (Dijkstra from every vertex, threaded over sources, column s holding the
+// distances from s), then made exactly symmetric by taking min(G_ij, G_ji)
+// (both are lengths of paths between i and j; they differ only by rounding;
+// the min does not depend on which of the two layouts the search wrote).
+// Throws input_error when some pair is not connected.
 inline void geodesics_all(const adjacency_view& A, double* G, int n_threads) {
   const int n = A.n;
   std::vector<int> src(n);
   for (int i = 0; i < n; ++i) src[i] = i;
-  dijkstra_multi(A, src.data(), n, G, n_threads);
+  dijkstra_multi_by_column(A, src.data(), n, G, n_threads);
+  check_interrupt();
   const long nn = n;
   constexpr long bs = 64;
-  bool finite = true;
-  for (long jb = 0; jb < nn; jb += bs) {
-    check_interrupt();
+  const long n_tiles = (nn + bs - 1) / bs;
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+  // tile row jb with its tiles ib >= jb: disjoint entries for distinct jb
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#endif
+  for (long tb = 0; tb < n_tiles; ++tb) {
+    const long jb = tb * bs;
     for (long ib = jb; ib < nn; ib += bs) {
       const long je = std::min(nn, jb + bs), ie = std::min(nn, ib + bs);
       for (long j = jb; j < je; ++j) {
@@ -55,6 +63,7 @@ inline void geodesics_all(const adjacency_view& A, double* G, int n_threads) {
       }
     }
   }
+  bool finite = true;
   for (long t = 0; t < nn; ++t) {
     if (!std::isfinite(G[t])) finite = false;  // first column suffices (connectivity)
   }

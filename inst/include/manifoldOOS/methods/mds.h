@@ -43,6 +43,75 @@ struct cmds_model {
 
 namespace detail {
 
+// t += (S x restricted to the columns [j0, j1) of the lower triangle of S,
+// each entry counted for y_i and y_j), S = D o D (Sq) or D; D is n x n,
+// column-major. Every t[i] and every column's dot product is summed in the
+// order of the plain column-by-column loop (the columns' entries by increasing
+// row; t[i] over the columns in increasing order, then column i's own dot
+// product), so the result is bitwise that loop's. Four columns are run side
+// by side: their dot products are independent chains of additions, which the
+// plain loop, bound by the latency of one chain, cannot overlap.
+template <bool Sq>
+inline void lower_sym_product(const double* D, long n, long j0, long j1, const double* x,
+                              double* t) {
+  auto f = [](double a) { return Sq ? a * a : a; };
+  long j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const double* c0 = D + j * n;
+    const double* c1 = c0 + n;
+    const double* c2 = c1 + n;
+    const double* c3 = c2 + n;
+    const double x0 = x[j], x1 = x[j + 1], x2 = x[j + 2], x3 = x[j + 3];
+    double d0 = f(c0[j]) * x0, d1 = f(c1[j + 1]) * x1, d2 = f(c2[j + 2]) * x2,
+           d3 = f(c3[j + 3]) * x3;
+    // the rows inside the block of four: column by column, as the plain loop
+    for (long i = j + 1; i < j + 4; ++i) {
+      const double v = f(c0[i]);
+      d0 += v * x[i];
+      t[i] += v * x0;
+    }
+    for (long i = j + 2; i < j + 4; ++i) {
+      const double v = f(c1[i]);
+      d1 += v * x[i];
+      t[i] += v * x1;
+    }
+    {
+      const double v = f(c2[j + 3]);
+      d2 += v * x[j + 3];
+      t[j + 3] += v * x2;
+    }
+    for (long i = j + 4; i < n; ++i) {
+      const double v0 = f(c0[i]), v1 = f(c1[i]), v2 = f(c2[i]), v3 = f(c3[i]);
+      const double xi = x[i];
+      d0 += v0 * xi;
+      d1 += v1 * xi;
+      d2 += v2 * xi;
+      d3 += v3 * xi;
+      double ti = t[i];
+      ti += v0 * x0;
+      ti += v1 * x1;
+      ti += v2 * x2;
+      ti += v3 * x3;
+      t[i] = ti;
+    }
+    t[j] += d0;
+    t[j + 1] += d1;
+    t[j + 2] += d2;
+    t[j + 3] += d3;
+  }
+  for (; j < j1; ++j) {
+    const double* col = D + j * n;
+    const double xj = x[j];
+    double dot = f(col[j]) * xj;
+    for (long i = j + 1; i < n; ++i) {
+      const double v = f(col[i]);
+      dot += v * x[i];
+      t[i] += v * xj;
+    }
+    t[j] += dot;
+  }
+}
+
 // y = B x, B = -1/2 H S H, S = D o D (square = true) or S = D, D symmetric.
 // Only the lower triangle of D is read, each entry once per product (it
 // contributes to y_i and to y_j), which halves the memory traffic of the
@@ -87,23 +156,10 @@ class centred_sq_op : public square_operator {
     for (int p = 0; p < kParts; ++p) {
       double* t = acc + static_cast<std::size_t>(p) * n;
       std::fill(t, t + n, 0.0);
-      for (long j = bounds[p]; j < bounds[p + 1]; ++j) {
-        const double* col = D.colptr(j);
-        const double xj = x[j];
-        double dot = (sq ? col[j] * col[j] : col[j]) * xj;
-        if (sq) {
-          for (long i = j + 1; i < n; ++i) {
-            const double v = col[i] * col[i];
-            dot += v * x[i];
-            t[i] += v * xj;
-          }
-        } else {
-          for (long i = j + 1; i < n; ++i) {
-            dot += col[i] * x[i];
-            t[i] += col[i] * xj;
-          }
-        }
-        t[j] += dot;
+      if (sq) {
+        lower_sym_product<true>(D.memptr(), n, bounds[p], bounds[p + 1], x, t);
+      } else {
+        lower_sym_product<false>(D.memptr(), n, bounds[p], bounds[p + 1], x, t);
       }
     }
     for (long i = 0; i < n; ++i) {
