@@ -6,6 +6,7 @@
 #include <manifoldOOS/blocks/parallel.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -138,8 +139,11 @@ arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, cons
   arma::mat Y(nn, q);
 #ifdef MO_HAVE_AVX2_KERNELS
   aligned_doubles Bt(std::size_t(d) * mp), bt(std::size_t(q) * mp);
+  // landmarks and rows scaled by sqrt(-cr): the row computes -|x - b|^2
+  if (!(cr < 0.0)) throw error("internal: lgrm_predict_rbf_fused needs cr < 0");
+  const double sc = std::sqrt(-cr);
   for (int a = 0; a < d; ++a)
-    for (long l = 0; l < m; ++l) Bt.ptr[a * mp + l] = B(l, a);
+    for (long l = 0; l < m; ++l) Bt.ptr[a * mp + l] = B(l, a) * sc;
   for (int j = 0; j < q; ++j)
     for (long l = 0; l < m; ++l) bt.ptr[j * mp + l] = beta(l, j);
   const double* cp = c.memptr();
@@ -149,11 +153,11 @@ arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, cons
       [&](std::vector<double>& buf, std::size_t i) {
         double* x = buf.data();
         double* out = x + d;
-        for (int a = 0; a < d; ++a) x[a] = Xnew(i, a);
+        for (int a = 0; a < d; ++a) x[a] = Xnew(i, a) * sc;
         if (wide) {
-          lgrm_rbf_avx512::row(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out);
+          lgrm_rbf_avx512::row(Bt.ptr, bt.ptr, mp, d, q, x, cp, out);
         } else {
-          rbf_row<v4>(Bt.ptr, bt.ptr, mp, d, q, x, cr, cp, out);
+          rbf_row<v4>(Bt.ptr, bt.ptr, mp, d, q, x, cp, out);
         }
         for (int j = 0; j < q; ++j) Y(i, j) = out[j];
       },

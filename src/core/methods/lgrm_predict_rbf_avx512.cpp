@@ -82,9 +82,9 @@ __attribute__((target("avx512f"))) void exp_array(double* x, std::size_t n) {
 
 }  // namespace
 
-void row(const double* Bt, const double* bt, long mp, int d, int q, const double* x, double cr,
+void row(const double* Bt, const double* bt, long mp, int d, int q, const double* x,
          const double* c, double* out) {
-  rbf_row<v8>(Bt, bt, mp, d, q, x, cr, c, out);
+  rbf_row<v8>(Bt, bt, mp, d, q, x, c, out);
 }
 
 void exp_inplace(double* x, std::size_t n) { exp_array(x, n); }

@@ -25,8 +25,9 @@ namespace lgrm_rbf_avx512 {
 constexpr long step = 16;
 
 // One row: Bt (d x mp, row a at Bt + a mp, 64-byte aligned, mp a multiple of
-// `step`), bt (q x mp, same), x (d), out (q) = beta' exp(max(cr |x - b|^2, -708)) + c.
-void row(const double* Bt, const double* bt, long mp, int d, int q, const double* x, double cr,
+// `step`), bt (q x mp, same), x (d), out (q) = beta' exp(max(-|x - b|^2, -708)) + c,
+// with landmarks and x scaled by sqrt(-cr) by the caller.
+void row(const double* Bt, const double* bt, long mp, int d, int q, const double* x,
          const double* c, double* out);
 
 // exp(x) for x in [-708, 0], in place.
