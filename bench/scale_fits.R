@@ -275,8 +275,8 @@ local({
     # their operation counts per vector of landmarks (8 lanes for avx512, 4
     # for avx2), and the portable primitives (the vectorised exp of kernels.h
     # and Eigen array loops, used on other CPUs).
-    #   avx512: d subtractions, 1 + (d - 1) multiplies/FMAs (distance), 1 (scale),
-    #     1 max (clamp at -708), exp 10 multiplies/FMAs (Cody-Waite to ln2/16,
+    #   avx512: d subtractions, d FNMAs (-|x - b|^2 on coordinates scaled by
+    #     sqrt(-cr) once per fit and row, so no multiply by cr), 1 max (clamp at -708), exp 10 multiplies/FMAs (Cody-Waite to ln2/16,
     #     degree-6 minimax) + 4 other (subtraction, vpermt2q table lookup of
     #     2^(j/16), shift, integer add), q FMAs (coefficients);
     #   avx2: the same with exp 15 multiplies/FMAs (reduction to ln2/2,
@@ -296,7 +296,7 @@ local({
       fused <- lgrm_fused_rate(m, d, q, path = path)
       if (is.null(fused)) next
       lanes <- if (path == "avx512") 8 else 4
-      fma <- d + 1 + q + if (path == "avx512") 10 else 15
+      fma <- d + q + if (path == "avx512") 10 else 15
       other <- d + 1 + if (path == "avx512") 4 else 3
       cat(sprintf(paste0("    limit, fused %s kernel on one thread: %.0f rows/s = %.3f ns per landmark%s ",
                          "(%d multiplies/FMAs + %d other vector ops per %d landmarks: exp, distance, %d products); ",
