@@ -20,6 +20,7 @@
 #include <manifoldOOS/blocks/knn.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/linalg.h>
+#include <manifoldOOS/blocks/parallel.h>
 #include <manifoldOOS/methods/isomap_project.h>
 #include <manifoldOOS/methods/lmds.h>
 #include <manifoldOOS/methods/mds.h>
@@ -42,14 +43,11 @@ inline void geodesics_all(const adjacency_view& A, double* G, int n_threads) {
   const long nn = n;
   constexpr long bs = 64;
   const long n_tiles = (nn + bs - 1) / bs;
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
   // tile row jb with its tiles ib >= jb: disjoint entries for distinct jb
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-#endif
-  for (long tb = 0; tb < n_tiles; ++tb) {
-    const long jb = tb * bs;
+  // (the package's row driver: threads, interrupt polling)
+  parallel_rows_guarded(static_cast<std::size_t>(n_tiles), n_threads, 1, [] { return 0; },
+                        [&](int&, std::size_t tb) {
+    const long jb = static_cast<long>(tb) * bs;
     for (long ib = jb; ib < nn; ib += bs) {
       const long je = std::min(nn, jb + bs), ie = std::min(nn, ib + bs);
       for (long j = jb; j < je; ++j) {
@@ -62,7 +60,7 @@ inline void geodesics_all(const adjacency_view& A, double* G, int n_threads) {
         }
       }
     }
-  }
+  });
   bool finite = true;
   for (long t = 0; t < nn; ++t) {
     if (!std::isfinite(G[t])) finite = false;  // first column suffices (connectivity)
