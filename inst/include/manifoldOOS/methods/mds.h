@@ -62,24 +62,18 @@ inline void lower_sym_product(const double* D, long n, long j0, long j1, const d
     const double* c2 = c1 + n;
     const double* c3 = c2 + n;
     const double x0 = x[j], x1 = x[j + 1], x2 = x[j + 2], x3 = x[j + 3];
-    double d0 = f(c0[j]) * x0, d1 = f(c1[j + 1]) * x1, d2 = f(c2[j + 2]) * x2,
-           d3 = f(c3[j + 3]) * x3;
+    double d[4];
+    for (long a = 0; a < 4; ++a) d[a] = f(D[(j + a) * n + j + a]) * x[j + a];
     // the rows inside the block of four: column by column, as the plain loop
-    for (long i = j + 1; i < j + 4; ++i) {
-      const double v = f(c0[i]);
-      d0 += v * x[i];
-      t[i] += v * x0;
+    for (long a = 0; a < 3; ++a) {
+      const double* c = D + (j + a) * n;
+      for (long i = j + a + 1; i < j + 4; ++i) {
+        const double v = f(c[i]);
+        d[a] += v * x[i];
+        t[i] += v * x[j + a];
+      }
     }
-    for (long i = j + 2; i < j + 4; ++i) {
-      const double v = f(c1[i]);
-      d1 += v * x[i];
-      t[i] += v * x1;
-    }
-    {
-      const double v = f(c2[j + 3]);
-      d2 += v * x[j + 3];
-      t[j + 3] += v * x2;
-    }
+    double d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
     for (long i = j + 4; i < n; ++i) {
       const double v0 = f(c0[i]), v1 = f(c1[i]), v2 = f(c2[i]), v3 = f(c3[i]);
       const double xi = x[i];
