@@ -28,3 +28,20 @@ test_that("seed-004 stratified splits keep the training fraction per data set", 
   expect_equal(vapply(c(0.3, 0.5, 0.7), function(f) length(e$stratified_split(labels, f, 1)), 1),
                round(c(0.3, 0.5, 0.7) * 165))
 })
+
+test_that("seed-004: one SVM per dimension gives every map the accuracy of its own SVM", {
+  skip_if_not_installed("e1071")
+  e <- experiment_env("sparse-oos.R", "SPARSE_OOS_NO_MAIN")
+  set.seed(7)
+  lab <- rep(1:4, each = 15)
+  Ytr <- matrix(rnorm(60 * 3), 60) + lab
+  lte <- rep(1:4, each = 6)
+  Yte <- list(a = matrix(rnorm(24 * 3), 24) + lte, b = matrix(rnorm(24 * 3, sd = 3), 24) + lte)
+  shared <- e$svm_accuracy(Ytr, lab, Yte, lte)
+  own <- vapply(Yte, function(Y) {
+    sv <- e1071::svm(Ytr, factor(lab), kernel = "radial", scale = TRUE, gamma = 1 / 3, cost = 1)
+    mean(as.character(stats::predict(sv, Y)) == as.character(lte))
+  }, numeric(1))
+  expect_identical(shared, own)
+  expect_true(shared[["a"]] > shared[["b"]])  # the noisier test embedding is classified worse
+})
