@@ -29,9 +29,10 @@ deps: deps-test
 # The package is rebuilt from scratch (--preclean: src/Makevars tracks no
 # header dependencies) only when a source file changed since the last
 # install, or when it is not installed: `make test` after `make demo` does
-# not compile it again.
+# not compile it again. Every installed file counts (inst/, not only the headers:
+# the experiment scripts and their results are installed too).
 STAMP := .install-stamp
-SOURCES := $(shell find R src inst/include -type f ! -name '*.o' ! -name '*.so' 2>/dev/null) DESCRIPTION NAMESPACE
+SOURCES := $(shell find R src inst -type f ! -name '*.o' ! -name '*.so' 2>/dev/null) DESCRIPTION NAMESPACE
 $(STAMP): $(SOURCES)
 	MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-multiarch --with-keep.source .
 	touch $(STAMP)
