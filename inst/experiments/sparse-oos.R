@@ -4,6 +4,8 @@
 #
 # Full size:   Rscript inst/experiments/sparse-oos.R
 # Options:     --splits=10 (or --splits 10) --resume=TRUE --budget=25 (minutes)
+#              --first_split=1 (run splits first_split..splits only, so that
+#              two processes, each with its own --out, can share a machine)
 #              --prune_old=TRUE (with --resume: drop the --data sets' rows run
 #              before the issue-22 protocol fix)
 #              --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
@@ -325,6 +327,10 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
     if (!is.na(pos) && pos < length(args)) args[pos + 1L] else default
   }
   n_splits <- as.integer(opt("splits", "10"))
+  first_split <- as.integer(opt("first_split", "1"))
+  if (is.na(first_split) || first_split < 1L || first_split > n_splits) {
+    stop("--first_split must be an integer between 1 and --splits", call. = FALSE)
+  }
   fracs <- as.numeric(strsplit(opt("fracs", "0.3,0.5,0.7"), ",")[[1]])
   sets <- strsplit(opt("data", "Yale,ORL,UMIST,YaleB,PIE"), ",")[[1]]
   use_svm <- as.logical(opt("svm", "TRUE"))
@@ -380,7 +386,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   t_run <- proc.time()[["elapsed"]]
   data_cache <- list()
   stopped <- FALSE
-  for (sp in seq_len(n_splits)) {
+  for (sp in seq.int(first_split, n_splits)) {
     for (s in sets) for (f in fracs) {
       if (stopped || done(s, f, sp)) next
       if ((proc.time()[["elapsed"]] - t_run) / 60 > budget_min) {
