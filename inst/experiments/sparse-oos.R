@@ -328,7 +328,9 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   }
   n_splits <- as.integer(opt("splits", "10"))
   first_split <- as.integer(opt("first_split", "1"))
-  if (is.na(first_split) || first_split < 1L || first_split > n_splits) {
+  # (--splits=0 runs no split: only --prune_old or the timing tables)
+  if (is.na(first_split) || first_split < 1L ||
+      (first_split > n_splits && any(grepl("^--first_split", args)))) {
     stop("--first_split must be an integer between 1 and --splits", call. = FALSE)
   }
   fracs <- as.numeric(strsplit(opt("fracs", "0.3,0.5,0.7"), ",")[[1]])
@@ -386,7 +388,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   t_run <- proc.time()[["elapsed"]]
   data_cache <- list()
   stopped <- FALSE
-  for (sp in seq.int(first_split, n_splits)) {
+  for (sp in if (first_split <= n_splits) seq.int(first_split, n_splits) else integer(0)) {
     for (s in sets) for (f in fracs) {
       if (stopped || done(s, f, sp)) next
       if ((proc.time()[["elapsed"]] - t_run) / 60 > budget_min) {
