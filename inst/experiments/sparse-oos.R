@@ -327,10 +327,11 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
     if (!is.na(pos) && pos < length(args)) args[pos + 1L] else default
   }
   n_splits <- as.integer(opt("splits", "10"))
-  first_split <- as.integer(opt("first_split", "1"))
-  # (--splits=0 runs no split: only --prune_old or the timing tables)
-  if (is.na(first_split) || first_split < 1L ||
-      (first_split > n_splits && any(grepl("^--first_split", args)))) {
+  # without --first_split every split 1..splits runs (none with --splits=0:
+  # only --prune_old or the timing tables)
+  first_arg <- opt("first_split", NA)
+  first_split <- if (is.na(first_arg)) 1L else suppressWarnings(as.integer(first_arg))
+  if (!is.na(first_arg) && (is.na(first_split) || first_split < 1L || first_split > n_splits)) {
     stop("--first_split must be an integer between 1 and --splits", call. = FALSE)
   }
   fracs <- as.numeric(strsplit(opt("fracs", "0.3,0.5,0.7"), ",")[[1]])
@@ -388,7 +389,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   t_run <- proc.time()[["elapsed"]]
   data_cache <- list()
   stopped <- FALSE
-  for (sp in if (first_split <= n_splits) seq.int(first_split, n_splits) else integer(0)) {
+  for (sp in seq_len(n_splits)[seq_len(n_splits) >= first_split]) {
     for (s in sets) for (f in fracs) {
       if (stopped || done(s, f, sp)) next
       if ((proc.time()[["elapsed"]] - t_run) / 60 > budget_min) {
