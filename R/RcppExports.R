@@ -305,6 +305,18 @@
     .Call(`_manifoldOOS_mo_sosi_fit`, Xtr, labels, n_class, Ytr, Xte, mode, sigma, grid, n_grid, lambda, k_dir, per_class, clip_sd, ratio_rel, sep_q, ridge, jitter0, refine, refine_tol, reoptimize, schedule, K)
 }
 
+.mo_knn_sparse <- function(X, query, k, metric, centre_rows, n_threads) {
+    .Call(`_manifoldOOS_mo_knn_sparse`, X, query, k, metric, centre_rows, n_threads)
+}
+
+.mo_pca_sparse_fit <- function(X, ndim, scale, tol, n_threads) {
+    .Call(`_manifoldOOS_mo_pca_sparse_fit`, X, ndim, scale, tol, n_threads)
+}
+
+.mo_pca_sparse_project <- function(Xnew, center, scale, rotation, n_threads) {
+    .Call(`_manifoldOOS_mo_pca_sparse_project`, Xnew, center, scale, rotation, n_threads)
+}
+
 .mo_pca_fit <- function(X, ndim, scale) {
     .Call(`_manifoldOOS_mo_pca_fit`, X, ndim, scale)
 }

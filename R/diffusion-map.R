@@ -85,6 +85,16 @@
 #'   the Nyström rule: `"auto"` (default; the option `manifoldOOS.knn_method`),
 #'   `"exact"` or `"hnsw"` (see [knn()]). The search used is recorded in
 #'   `fit$params$knn_method` and [predict()] uses it.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_diffusion` with the
@@ -109,8 +119,12 @@
 diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn", k = 10,
                           kernel = c("auto", "dense", "knn"), kernel_k = NULL,
                           knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                          pca = NULL, pca_scale = FALSE, metric = "euclidean",
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue(ndim_gap = 2L)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
   t <- check_number(t, "t", lower = 0)

@@ -126,7 +126,7 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
     check_dots(..., fun = "predict()", context = "without `newdata` it returns the training embedding")
     return(object$embedding)
   }
-  x <- check_newdata(newdata, object$feature_names, object$n_features)
+  x <- fit_newdata(object, newdata)
   method <- resolve_oos_method(object, method)
   native <- method %in% object$oos$available
   check_dots(..., accepted = predict_rule_args(object, method),
@@ -189,7 +189,7 @@ generic_map <- function(object, method, X = NULL, ..., verbose = FALSE) {
       "(the training data) is needed for method = \"%s\": this %s fit does not store it; call predict(fit, newdata, method = \"%s\", X = X_train).",
       method, object$method, method))
   }
-  X <- check_newdata(X, object$feature_names, object$n_features, arg = "X")
+  X <- fit_newdata(object, X, arg = "X", min_rows = 3L)
   if (nrow(X) != object$n) {
     abort_input("X", sprintf("must be the training data (%d rows); it has %d.", object$n, nrow(X)))
   }

@@ -82,6 +82,16 @@
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"` (see Details).
 #' @param seed `NULL` or a whole number making the random landmark choice
 #'   reproducible without changing the caller's random number stream.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
@@ -127,8 +137,12 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    on_disconnected = c("connect", "error"), connect = c("mst", "all_pairs"),
                    eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                   pca = NULL, pca_scale = FALSE, metric = "euclidean",
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue(min_rows = 3L)
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)

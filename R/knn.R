@@ -2,8 +2,8 @@
 
 #' k-nearest neighbours: exact, or approximate with HNSW
 #'
-#' Finds, for every query point, the `k` nearest training points in Euclidean
-#' distance, exactly (`method = "exact"`) or approximately with a
+#' Finds, for every query point, the `k` nearest training points in Euclidean (or
+#' cosine, correlation or Manhattan) distance, exactly (`method = "exact"`) or approximately with a
 #' hierarchical navigable small world graph (`method = "hnsw"`); `"auto"`
 #' (default) picks one by the size of the problem.
 #'
@@ -81,7 +81,11 @@
 #' each other at distance 0.
 #'
 #' @param X Training points: a numeric matrix or data frame, one row per point
-#'   (at least 3 rows, finite values).
+#'   (at least 3 rows, finite values), or a sparse matrix of \pkg{Matrix}
+#'   (`dgCMatrix`), searched exactly without a dense copy: the distances
+#'   come from the common non-zeros of two rows (an inverted index over the
+#'   columns), and the candidates are then measured exactly, so the lists
+#'   equal those of the dense search of the same matrix.
 #' @param k Number of neighbours: a whole number between 1 and `nrow(X) - 1`
 #'   for a self-search, or `nrow(X)` when `query` is given.
 #' @param query Optional query points (a numeric matrix or data frame with the
@@ -95,10 +99,19 @@
 #'   available. Results do not depend on it (for either method).
 #' @param hnsw_args A list with any of `M`, `ef_construction`, `ef`, `seed`
 #'   for `method = "hnsw"`. Default: the option `manifoldOOS.hnsw_args`.
+#' @param metric `"euclidean"` (default), `"cosine"`, `"correlation"` or
+#'   `"manhattan"`. Cosine and correlation are searched as the Euclidean
+#'   distance between the rows scaled to unit length (centred first, for
+#'   correlation), which orders the points as \eqn{1 - s} does, and returned
+#'   as \eqn{1 - s} (the cosine similarity or Pearson correlation \eqn{s} of
+#'   the two rows), as scikit-learn reports them. HNSW serves Euclidean,
+#'   cosine and correlation; Manhattan is searched exactly. See
+#'   [manifoldOOS-input].
 #' @return A list with
 #'   * `idx`: integer matrix with one row per query point and `k` columns,
 #'     1-based row indices of `X`, nearest first;
-#'   * `dist`: numeric matrix of the same shape with the Euclidean distances.
+#'   * `dist`: numeric matrix of the same shape with the distances (in the
+#'     units of `metric`).
 #'
 #'   Row names of `query` (or of `X` for a self-search) are kept.
 #' @references Malkov, Y. A. and Yashunin, D. A. (2020) Efficient and robust
@@ -122,38 +135,91 @@
 #' ex <- knn(Z, k = 10, method = "exact")
 #' ap <- knn(Z, k = 10, method = "hnsw", hnsw_args = list(seed = 1))
 #' mean(sapply(1:2000, function(i) length(intersect(ex$idx[i, ], ap$idx[i, ])))) / 10
+#' # cosine distances (1 - cosine similarity) between the rows of a sparse matrix
+#' S <- Matrix::rsparsematrix(500, 300, density = 0.05)
+#' nc <- knn(S, k = 5, metric = "cosine")
+#' head(nc$dist)
 knn <- function(X, k, query = NULL, method = getOption("manifoldOOS.knn_method", "auto"),
                 algorithm = c("auto", "kdtree", "brute"),
                 n_threads = getOption("manifoldOOS.threads", 0L),
-                hnsw_args = getOption("manifoldOOS.hnsw_args", list())) {
-  X <- as_data_matrix(X, "X")
+                hnsw_args = getOption("manifoldOOS.hnsw_args", list()),
+                metric = c("euclidean", "cosine", "correlation", "manhattan")) {
+  metric <- check_metric(metric)
   self <- is.null(query)
-  if (!self) {
-    query <- as_data_matrix(query, "query", min_rows = 1L)
-    if (ncol(query) != ncol(X)) {
-      abort_input("query", sprintf("must have %d columns, like `X`; it has %d.",
-                                   ncol(X), ncol(query)))
-    }
+  sparse <- is_sparse_input(X) || (!self && is_sparse_input(query))
+  method <- check_knn_method(method)
+  if (sparse && method != "hnsw") {
+    X <- as_sparse_input(X, "X")
+    if (!self) query <- as_sparse_input(query, "query", min_rows = 1L)
+  } else {
+    X <- as_data_matrix(X, "X")
+    if (!self) query <- as_data_matrix(query, "query", min_rows = 1L)
+  }
+  if (!self && ncol(query) != ncol(X)) {
+    abort_input("query", sprintf("must have %d columns, like `X`; it has %d.", ncol(X), ncol(query)))
   }
   k <- check_k(k, nrow(X), self = self)
-  method <- check_knn_method(method)
   algorithm <- check_choice(algorithm, c("auto", "kdtree", "brute"), "algorithm")
   n_threads <- check_threads(n_threads)
   rn <- if (self) rownames(X) else rownames(query)
-  method <- resolve_knn_method(method, nrow(X), ncol(X), if (self) nrow(X) else nrow(query))
-  res <- if (method == "exact") {
-    core(.mo_knn(X, query, k, algorithm, n_threads))
+  method <- if (sparse) {
+    if (method == "auto") "exact" else method
   } else {
-    hp <- check_hnsw_args(hnsw_args)
-    ix <- hnsw_index(X, hp, n_threads)
-    ef <- if (is.null(hp$ef)) max(hnsw_default_ef, k + 1L) else hp$ef
-    core(.mo_hnsw_search(ix, if (self) NULL else query, k, ef, n_threads))
+    resolve_knn_method(method, nrow(X), ncol(X), if (self) nrow(X) else nrow(query))
   }
+  if (method == "hnsw" && metric == "manhattan") {
+    abort_input("metric", paste0("\"manhattan\" has no HNSW search (hnswlib offers Euclidean and inner-product ",
+                                 "spaces only); use method = \"exact\", or metric = \"euclidean\", ",
+                                 "\"cosine\" or \"correlation\"."))
+  }
+  res <- if (sparse && method == "exact") {
+    knn_sparse_search(X, query, k, metric, n_threads)
+  } else {
+    # cosine and correlation: the Euclidean search on rows scaled to unit
+    # length (centred first for correlation), whose distance is the chord
+    # sqrt(2 (1 - s)); reported as 1 - s
+    if (metric == "manhattan") {
+      knn_sparse_search(as_sparse_input(X, "X"), if (self) NULL else as_sparse_input(query, "query", 1L),
+                        k, metric, n_threads)
+    } else {
+      Xm <- metric_rows(X, metric, "X")
+      Qm <- if (self) NULL else metric_rows(query, metric, "query")
+      r <- knn_dense_search(Xm, Qm, k, method, algorithm, n_threads, hnsw_args)
+      if (metric != "euclidean") r$dist <- r$dist^2 / 2
+      r
+    }
+  }
+  dimnames(res$idx) <- NULL
+  dimnames(res$dist) <- NULL
   if (!is.null(rn)) {
     rownames(res$idx) <- rn
     rownames(res$dist) <- rn
   }
   res
+}
+
+# The Euclidean search of dense rows (exact or HNSW).
+knn_dense_search <- function(X, query, k, method, algorithm, n_threads, hnsw_args) {
+  self <- is.null(query)
+  if (method == "exact") return(core(.mo_knn(X, query, k, algorithm, n_threads)))
+  hp <- check_hnsw_args(hnsw_args)
+  ix <- hnsw_index(X, hp, n_threads)
+  ef <- if (is.null(hp$ef)) max(hnsw_default_ef, k + 1L) else hp$ef
+  core(.mo_hnsw_search(ix, if (self) NULL else query, k, ef, n_threads))
+}
+
+# The exact search of sparse rows (dgCMatrix) for every metric.
+knn_sparse_search <- function(X, query, k, metric, n_threads) {
+  if (metric %in% c("cosine", "correlation")) {
+    X <- Matrix::Diagonal(x = 1 / metric_row_scale(X, metric, "X")) %*% X
+    if (!is.null(query)) query <- Matrix::Diagonal(x = 1 / metric_row_scale(query, metric, "query")) %*% query
+    X <- as(X, "CsparseMatrix")
+    if (!is.null(query)) query <- as(query, "CsparseMatrix")
+  }
+  m <- if (metric == "manhattan") "manhattan" else "euclidean"
+  r <- core(.mo_knn_sparse(X, query, k, m, metric == "correlation", n_threads))
+  if (metric %in% c("cosine", "correlation")) r$dist <- r$dist^2 / 2
+  r
 }
 
 # ---- method choice ----------------------------------------------------------

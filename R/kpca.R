@@ -41,6 +41,16 @@ check_eigen_solver <- function(eigen_solver) {
 #'   between training points (on at most 3000 evenly spaced rows).
 #' @param degree,gamma,coef0 Polynomial kernel parameters.
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"` (see Details).
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_kpca`. Besides the common
@@ -68,8 +78,12 @@ check_eigen_solver <- function(eigen_solver) {
 kpca <- function(X, ndim = 2, kernel = c("rbf", "polynomial", "linear"),
                  sigma = "median_pairwise", degree = 2, gamma = 1, coef0 = 1,
                  eigen_solver = c("auto", "dense", "iterative"),
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, nrow(X) - 1L)
@@ -156,6 +170,16 @@ summary_extra.manifold_kpca <- function(object) {
 #' distances is PCA).
 #'
 #' @inheritParams kpca
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_mds`. Besides the common
 #'   fields it stores the training data `x_train`, `lsharp` (`n x ndim`, columns
 #'   \eqn{v_k/\sqrt{\ell_k}}), `mu` (column means of the squared distances),
@@ -173,8 +197,12 @@ summary_extra.manifold_kpca <- function(object) {
 #' p <- pca(roll$x[1:400, ], ndim = 2)
 #' max(abs(abs(embedding(fit)) - abs(embedding(p))))
 mds <- function(X, ndim = 2, eigen_solver = c("auto", "dense", "iterative"),
+                pca = NULL, pca_scale = FALSE, metric = "euclidean",
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, min(nrow(X) - 1L, ncol(X)))

@@ -77,6 +77,16 @@
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_le`, with the training data
 #'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
 #'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees
@@ -97,8 +107,12 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 on_disconnected = c("error", "connect"),
                                 eigen_solver = c("auto", "dense", "sparse"),
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                                pca = NULL, pca_scale = FALSE, metric = "euclidean",
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue(ndim_gap = 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
   weights <- check_choice(weights, c("heat", "binary"), "weights")

@@ -140,6 +140,16 @@
 #'   kNN-edge length).
 #' @param lle_reg Regulariser of the LLE weights for `local = "lle"`.
 #' @param eigen_solver `"auto"`, `"dense"` or `"iterative"`.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param seed Seed for the landmark sample (`NULL`: current stream).
@@ -171,8 +181,12 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
                  degree = 2, coef0 = 1, gamma_local = gamma, gamma_global = gamma, le_t = NULL,
                  lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   X <- as_data_matrix(X, "X", min_rows = 4L)
   knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)

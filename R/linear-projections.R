@@ -222,7 +222,10 @@ lp_ridge_note <- function(res, method) {
 #' @param constraint `"degree"` or `"covariance"` (see Details).
 #' @param center `"mean"` or `"degree"` (see Details; `"covariance"` always
 #'   uses the mean).
-#' @param pca `TRUE` (PCA step when needed), `"always"` or `FALSE`.
+#' @param pca `TRUE` (PCA step when needed), `"always"` or `FALSE`; or a
+#'   number of principal components to fit on, as for every fitting function
+#'   (the projection is kept in the fit and [predict()] applies it, and the
+#'   PCA step of `TRUE` then runs on the scores; see [manifoldOOS-input]).
 #' @param regularize Ridge \eqn{\alpha \ge 0} replacing the PCA step.
 #' @param graph Optional precomputed graph: a `manifold_graph` from
 #'   [neighbor_graph()] or a symmetric non-negative \eqn{n \times n} weight
@@ -231,6 +234,11 @@ lp_ridge_note <- function(res, method) {
 #'   a message; see Details), `"connect"` (join the components, see
 #'   [neighbor_graph()]) or `"error"`.
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
@@ -258,8 +266,12 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
                 pca = TRUE, regularize = 0, graph = NULL,
                 on_disconnected = c("keep", "error", "connect"), min_beta = 1e-3,
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                metric = "euclidean",
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca_dims(pca), metric)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, regularize)
   knn_method <- local_knn_method(knn_method, cm$X)
@@ -324,6 +336,11 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_olpp` (and
 #'   `manifold_linear`); see [lpp()].
 #' @export
@@ -336,8 +353,12 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
                  sigma = "mean_pairwise", pca = TRUE, graph = NULL,
                  on_disconnected = c("keep", "error", "connect"), min_beta = 1e-3,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca_dims(pca), metric)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, 0)
   knn_method <- local_knn_method(knn_method, cm$X)
@@ -436,6 +457,11 @@ lle_cost <- function(X, k, reg) {
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_npe` (and
 #'   `manifold_linear`); see [lpp()].
 #' @seealso [onpp()] for the orthogonal variant.
@@ -446,8 +472,12 @@ lle_cost <- function(X, k, reg) {
 #' y_new <- predict(fit, roll$x[301:400, ])
 npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                metric = "euclidean",
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca_dims(pca), metric)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
   s <- lle_linear_setup(X, ndim, k, reg, pca, regularize, verbose, "NPE")
@@ -480,6 +510,11 @@ npp <- npe
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_onpp` (and
 #'   `manifold_linear`); see [lpp()].
 #' @export
@@ -489,8 +524,12 @@ npp <- npe
 #' round(crossprod(fit$rotation), 10)
 onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca_dims(pca), metric)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
   s <- lle_linear_setup(X, ndim, k, reg, pca, 0, verbose, "ONPP")

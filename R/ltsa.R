@@ -35,6 +35,16 @@
 #' @param include_self Whether the neighbourhood of \eqn{x_i} contains
 #'   \eqn{x_i} itself (see `k`).
 #' @param reg Regulariser of the reconstruction weights used by `predict()`.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
@@ -58,8 +68,12 @@
 ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
                  eigen_solver = c("auto", "dense", "sparse"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue(ndim_gap = 2L)
   include_self <- check_flag(include_self, "include_self")
   k <- check_k(k, if (include_self) n + 1L else n, min = if (include_self) 2L else 1L)

@@ -52,7 +52,7 @@
 #' attr(y, "novelty")
 novelty_scores <- function(fit, newdata, X = NULL, k = 10, quantile = 0.99) {
   if (!inherits(fit, "manifold_fit")) abort_input("fit", "must be a fitted model (a manifold_fit).")
-  x <- check_newdata(newdata, fit$feature_names, fit$n_features)
+  x <- fit_newdata(fit, newdata)
   Xt <- training_data(fit, X, "novelty scores")
   n <- nrow(Xt)
   k <- if (is.null(k)) min(10L, n - 1L) else check_k(k, n, "k")

@@ -100,6 +100,16 @@ format_bytes <- function(b) {
 #' @param center Centre the features (default); `FALSE` is the literal form.
 #' @param scale Input standardisation before the expansion: `"coord"`
 #'   (per-column mean and sd), `"global"` (mean, one RMS scale) or `"none"`.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param n_threads Threads for the features (results do not depend on it);
@@ -131,8 +141,12 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
                  reg = 1e-3, center = TRUE, scale = c("coord", "global", "none"),
                  n_threads = default_threads(),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue()
   k <- check_k(k, n)
   degree <- check_number(degree, "degree", lower = 1, upper = 50, integer = TRUE)
@@ -245,6 +259,16 @@ nppe_terms <- function(fit) {
 #'
 #' @inheritParams lle
 #' @param lambda Ridge of the kernel regression.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param sigma Bandwidth \eqn{\sigma} of `exp(-d^2 / (2 sigma^2))`; `NULL`
@@ -267,8 +291,12 @@ nppe_terms <- function(fit) {
 ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
                    eigen_solver = c("sparse", "auto", "dense"),
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                   pca = NULL, pca_scale = FALSE, metric = "euclidean",
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue()
   lambda <- check_number(lambda, "lambda", lower = 0)
   if (is.null(sigma)) {

@@ -335,7 +335,7 @@ predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threa
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")
   if (parallel) require_future()
-  x <- check_newdata(newdata, object$feature_names, object$n_features)
+  x <- fit_newdata(object, newdata)
   n_threads <- check_threads(n_threads)
   t0 <- mo_progress(verbose, "predict(oos_map \"%s\"): %d new points", object$method, nrow(x))
   if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))

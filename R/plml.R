@@ -147,6 +147,16 @@
 #'   (see *Contiguity*); `NULL`: `TRUE` for `"pp"`, `FALSE` for `"ihm"`.
 #' @param goose_k Neighbours of the default GOoSE out-of-sample map.
 #' @param n_threads Threads (0 = all).
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]). The compiled fit runs as one stage; its
 #'   clustering iterations, models and walk are reported when it ends.
@@ -193,8 +203,12 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  n_candidates = 16L, contiguous = NULL, n_components = NULL, goose_k = 10L,
                  n_threads = default_threads(),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue()
   p <- ncol(X)
   if (p < 2L) abort_input("X", "must have at least 2 columns (PLML needs ndim < ncol(X)).")

@@ -311,7 +311,7 @@ parse_block <- function(lines, line_no, sep, p, names_in, fit) {
     x[, j] <- v
   }
   colnames(x) <- names_in
-  check_newdata(x, fit$feature_names, fit$n_features, arg = "input")
+  fit_newdata(fit, x, arg = "input")
 }
 
 # Append the rows of y to an open connection, 17 significant digits.

@@ -119,7 +119,7 @@ reconstruct.manifold_fit <- function(fit, Y, method = NULL, X = NULL, k = NULL, 
       predict(map, unname(Y))
     }
   )
-  x <- as.matrix(x)
+  x <- invert_input(fit$input, as.matrix(x))
   attributes(x)[c("fallback", "certified")] <- NULL
   dimnames(x) <- list(rownames(Y), fit$feature_names)
   x
@@ -153,7 +153,7 @@ training_data <- function(fit, X = NULL, what = "this rule") {
     }
     return(unname_matrix(X))
   }
-  X <- check_newdata(X, fit$feature_names, fit$n_features, arg = "X")
+  X <- fit_newdata(fit, X, arg = "X", min_rows = 1L)
   if (nrow(X) != fit$n) {
     abort_input("X", sprintf("must be the training data (%d rows); it has %d.", fit$n, nrow(X)))
   }

@@ -105,6 +105,16 @@ supervised_fit <- function(s, m, class, method, params, ndim, call, time) {
 #' @param wb Between-class weights: `"gaussian"` (the paper) or `"binary"`.
 #' @param k_within,k_between Neighbour counts of `graph = "knn"`.
 #' @param drop_trivial Remove the constant eigenvector.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages with time-stamped messages (see
 #'   [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_sle` or `manifold_fisher`
@@ -122,8 +132,12 @@ supervised_fit <- function(s, m, class, method, params, ndim, call, time) {
 supervised_le <- function(X, labels, ndim = 2, mu = 0.01, beta = NULL,
                           graph = c("adaptive", "knn"), wb = c("gaussian", "binary"),
                           k_within = 5, k_between = 5, drop_trivial = TRUE,
+                          pca = NULL, pca_scale = FALSE, metric = "euclidean",
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between)
   ndim <- check_ndim(ndim, nrow(s$X) - 2L)
@@ -148,8 +162,12 @@ supervised_le <- function(X, labels, ndim = 2, mu = 0.01, beta = NULL,
 fisher_embedding <- function(X, labels, ndim = 2, eps = 1e-6, beta = NULL,
                              graph = c("adaptive", "knn"), wb = c("gaussian", "binary"),
                              k_within = 5, k_between = 5,
+                             pca = NULL, pca_scale = FALSE, metric = "euclidean",
                              verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between)
   ndim <- check_ndim(ndim, nrow(s$X) - 1L)

@@ -136,6 +136,16 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #' @param on_disconnected `"error"` (default) or `"connect"` (see
 #'   [neighbor_graph()]): the graph embedding of a disconnected graph is
 #'   degenerate (one zero eigenvalue per component).
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_sr` (and
 #'   `manifold_sr_linear` with `center`, `rotation`, `y_mean`, or
 #'   `manifold_sr_kernel` with the training data, kernel specification,
@@ -155,8 +165,12 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 intercept = TRUE, graph = NULL,
                                 on_disconnected = c("error", "connect"),
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                                pca = NULL, pca_scale = FALSE, metric = "euclidean",
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
@@ -194,6 +208,16 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param pca `NULL` (default) or the number of principal components to fit
+#'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
+#'   reduced by [pca()] first (sparse matrices stay sparse); the projection
+#'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the fit works on the rows scaled to unit length
+#'   (centred first, for correlation), where Euclidean distance orders
+#'   neighbours as the metric does. Recorded in the fit and applied to new
+#'   rows by [predict()]. See [manifoldOOS-input].
 #' @return A `manifold_fit` of subclass `manifold_klpp` (and
 #'   `manifold_sr_kernel`); see [spectral_regression()].
 #' @export
@@ -207,8 +231,12 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  degree = 2, gamma = 1, coef0 = 1, intercept = TRUE, graph = NULL,
                  on_disconnected = c("error", "connect"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")

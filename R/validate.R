@@ -89,7 +89,7 @@ inform_mo <- function(message, class = NULL) {
 as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
   if (is.null(x)) abort_input(arg, "must be a numeric matrix or data frame, not NULL.")
   if (inherits(x, "Matrix")) {
-    x <- as.matrix(x)
+    x <- densify(x, arg)
   } else if (is.data.frame(x)) {
     x <- numeric_columns(x, arg)
     rn <- attr(x, "row.names")
@@ -286,8 +286,13 @@ check_threads <- function(n_threads, arg = "n_threads") {
 # * Otherwise, when both sets of names are unique and non-blank, columns are
 #   matched by name (and reordered).
 # * Anything else is an error naming the columns that differ, with a hint.
-check_newdata <- function(newdata, colnames_train, ncol_train, arg = "newdata") {
-  x <- as_data_matrix(newdata, arg = arg, min_rows = 1L)
+check_newdata <- function(newdata, colnames_train, ncol_train, arg = "newdata", sparse_ok = FALSE,
+                          min_rows = 1L) {
+  x <- if (sparse_ok && is_sparse_input(newdata)) {
+    as_sparse_input(newdata, arg, min_rows = min_rows)
+  } else {
+    as_data_matrix(newdata, arg = arg, min_rows = min_rows)
+  }
   nm <- colnames(x)
   if (is.null(colnames_train) || is.null(nm) || identical(nm, colnames_train)) {
     if (ncol(x) != ncol_train) {

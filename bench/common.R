@@ -97,3 +97,23 @@ bench_image_data <- function(name) {
   cat(sprintf("  %s not available (set options(manifoldOOS.data =) or MANIFOLDOOS_DATA); skipped\n", name))
   NULL
 }
+
+# Run R code in a child process under /usr/bin/time -v (the script is written
+# to `dir`); the code prints lines "RESULT name value". Returns the results and
+# the child's peak RSS (MB). The package is loaded first.
+bench_child <- function(code, dir = tempdir(), keep = NULL) {
+  script <- tempfile("child", tmpdir = dir, fileext = ".R")
+  on.exit(unlink(script), add = TRUE)
+  writeLines(c("suppressPackageStartupMessages(library(manifoldOOS))", code), script)
+  out <- suppressWarnings(system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script),
+                                  stdout = TRUE, stderr = TRUE))
+  if (!is.null(keep)) cat(paste0("    ", grep(keep, out, value = TRUE)), sep = "\n")
+  res <- grep("^RESULT ", out, value = TRUE)
+  vals <- stats::setNames(as.numeric(sub("^RESULT \\S+ ", "", res)), sub("^RESULT (\\S+) .*$", "\\1", res))
+  rss <- grep("Maximum resident set size", out, value = TRUE)
+  if (!length(vals)) {
+    message(paste(utils::tail(out, 15), collapse = "\n"))
+    return(list(values = vals, rss = NA_real_))
+  }
+  list(values = vals, rss = as.numeric(sub(".*: ", "", rss)) / 1024)
+}

@@ -62,23 +62,9 @@ cat(sprintf("  fits: LGRM %.1f s, LTSA %.1f s (GOoSE rule on the LTSA fit)\n", t
 saveRDS(list(lgrm = fit_lgrm, ltsa = fit_ltsa), file.path(work, "fits.rds"), compress = FALSE)
 saveRDS(roll50(n_rows, 2), file.path(work, "x.rds"), compress = FALSE)
 
-# Run R code in a child process under /usr/bin/time -v; the code prints
-# lines "RESULT name value". Returns the results and the child's peak RSS (MB).
-run_child <- function(code, keep = NULL) {
-  script <- file.path(work, "child.R")
-  writeLines(c("suppressPackageStartupMessages(library(manifoldOOS))", code), script)
-  out <- suppressWarnings(system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script),
-                                  stdout = TRUE, stderr = TRUE))
-  if (!is.null(keep)) cat(paste0("    ", grep(keep, out, value = TRUE)), sep = "\n")
-  res <- grep("^RESULT ", out, value = TRUE)
-  vals <- stats::setNames(as.numeric(sub("^RESULT \\S+ ", "", res)), sub("^RESULT (\\S+) .*$", "\\1", res))
-  rss <- grep("Maximum resident set size", out, value = TRUE)
-  if (!length(vals)) {
-    message(paste(utils::tail(out, 15), collapse = "\n"))
-    return(list(values = vals, rss = NA_real_))
-  }
-  list(values = vals, rss = as.numeric(sub(".*: ", "", rss)) / 1024)
-}
+# Run R code in a child process under /usr/bin/time -v (bench_child() of
+# common.R, with its script in the work directory).
+run_child <- function(code, keep = NULL) bench_child(code, work, keep)
 
 worker_rss_code <- '
 w_rss <- unlist(future.apply::future_lapply(seq_len(future::nbrOfWorkers()), function(i) {

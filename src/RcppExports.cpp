@@ -1198,6 +1198,52 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_knn_sparse
+Rcpp::List mo_knn_sparse(const Rcpp::S4& X, SEXP query, int k, std::string metric, bool centre_rows, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_knn_sparse(SEXP XSEXP, SEXP querySEXP, SEXP kSEXP, SEXP metricSEXP, SEXP centre_rowsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::S4& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type query(querySEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< std::string >::type metric(metricSEXP);
+    Rcpp::traits::input_parameter< bool >::type centre_rows(centre_rowsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_knn_sparse(X, query, k, metric, centre_rows, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_pca_sparse_fit
+Rcpp::List mo_pca_sparse_fit(const Rcpp::S4& X, int ndim, bool scale, double tol, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_pca_sparse_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP, SEXP tolSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::S4& >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type ndim(ndimSEXP);
+    Rcpp::traits::input_parameter< bool >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_pca_sparse_fit(X, ndim, scale, tol, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_pca_sparse_project
+arma::mat mo_pca_sparse_project(const Rcpp::S4& Xnew, const arma::rowvec& center, const arma::rowvec& scale, const arma::mat& rotation, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_pca_sparse_project(SEXP XnewSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP rotationSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::S4& >::type Xnew(XnewSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< const arma::rowvec& >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type rotation(rotationSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_pca_sparse_project(Xnew, center, scale, rotation, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_pca_fit
 Rcpp::List mo_pca_fit(const arma::mat& X, int ndim, bool scale);
 RcppExport SEXP _manifoldOOS_mo_pca_fit(SEXP XSEXP, SEXP ndimSEXP, SEXP scaleSEXP) {
@@ -1561,6 +1607,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sosi_default_grid", (DL_FUNC) &_manifoldOOS_mo_sosi_default_grid, 2},
     {"_manifoldOOS_mo_sosi_select_scales", (DL_FUNC) &_manifoldOOS_mo_sosi_select_scales, 19},
     {"_manifoldOOS_mo_sosi_fit", (DL_FUNC) &_manifoldOOS_mo_sosi_fit, 22},
+    {"_manifoldOOS_mo_knn_sparse", (DL_FUNC) &_manifoldOOS_mo_knn_sparse, 6},
+    {"_manifoldOOS_mo_pca_sparse_fit", (DL_FUNC) &_manifoldOOS_mo_pca_sparse_fit, 5},
+    {"_manifoldOOS_mo_pca_sparse_project", (DL_FUNC) &_manifoldOOS_mo_pca_sparse_project, 5},
     {"_manifoldOOS_mo_pca_fit", (DL_FUNC) &_manifoldOOS_mo_pca_fit, 3},
     {"_manifoldOOS_mo_pca_project", (DL_FUNC) &_manifoldOOS_mo_pca_project, 4},
     {"_manifoldOOS_mo_kpca_fit", (DL_FUNC) &_manifoldOOS_mo_kpca_fit, 8},

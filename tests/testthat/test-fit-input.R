@@ -1,0 +1,138 @@
+# The input model of every fitting function: sparse matrices, metric =,
+# pca =. Each is checked against the equivalent computation by hand.
+
+fi_data <- local({
+  set.seed(11)
+  roll <- swiss_roll(80, seed = 5)$x
+  A <- matrix(rnorm(3 * 12), 3)
+  X <- roll %*% A + matrix(rnorm(80 * 12, sd = 0.05), 80)
+  X[abs(X) < 0.5] <- 0
+  colnames(X) <- paste0("f", 1:12)
+  rownames(X) <- paste0("c", 1:80)
+  list(train = X[1:64, ], new = X[65:80, ], lab = rep(c("u", "v"), each = 32))
+})
+
+fi_fits <- list(
+  kpca = list(ndim = 2), mds = list(ndim = 2),
+  isomap = list(ndim = 2, k = 8), lle = list(ndim = 2, k = 8),
+  lle_modified = list(ndim = 2, k = 8, variant = "modified"),
+  laplacian_eigenmaps = list(ndim = 2, k = 8), ltsa = list(ndim = 2, k = 8),
+  diffusion_map = list(ndim = 2, k = 8, kernel = "knn"),
+  lpp = list(ndim = 2, k = 6), olpp = list(ndim = 2, k = 6), npe = list(ndim = 2, k = 8),
+  onpp = list(ndim = 2, k = 8), klpp = list(ndim = 2, k = 6),
+  spectral_regression = list(ndim = 2, k = 6), lgrm = list(ndim = 2, k = 8),
+  plml = list(ndim = 2, k = 8, seed = 1), nppe = list(ndim = 2, k = 8, degree = 1),
+  supervised_le = list(labels = fi_data$lab, ndim = 2),
+  fisher_embedding = list(labels = fi_data$lab, ndim = 2),
+  ke_lle = list(ndim = 2, k = 8)
+)
+
+fi_fun <- function(nm) getExportedValue("manifoldOOS", sub("_modified$", "", nm))
+
+fi_fit <- function(nm, X, ...) {
+  suppressWarnings(do.call(fi_fun(nm), c(list(X = X), fi_fits[[nm]], list(...))))
+}
+
+unit_rows <- function(X) X / sqrt(rowSums(X^2))
+
+test_that("metric = \"cosine\" / \"correlation\" equal the Euclidean fit on the scaled rows", {
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  for (nm in names(fi_fits)) {
+    a <- fi_fit(nm, Xt, metric = "cosine")
+    b <- fi_fit(nm, unit_rows(Xt))
+    expect_identical(unname(embedding(a)), unname(embedding(b)), info = nm)
+    expect_identical(a$params$metric, "cosine", info = nm)
+    expect_identical(unname(predict(a, Xn)), unname(predict(b, unit_rows(Xn))), info = nm)
+    # columns are still matched by the names of the input
+    expect_identical(predict(a, Xn[, 12:1]), predict(a, Xn), info = nm)
+    if (nm %in% c("isomap", "laplacian_eigenmaps", "lle", "ltsa")) {
+      c1 <- fi_fit(nm, Xt, metric = "correlation")
+      c2 <- fi_fit(nm, unit_rows(Xt - rowMeans(Xt)))
+      expect_identical(unname(embedding(c1)), unname(embedding(c2)), info = nm)
+    }
+  }
+})
+
+test_that("a sparse matrix gives the fit and the predictions of its dense copy", {
+  St <- Matrix::Matrix(fi_data$train, sparse = TRUE)
+  Sn <- Matrix::Matrix(fi_data$new, sparse = TRUE)
+  for (nm in names(fi_fits)) {
+    a <- fi_fit(nm, St)
+    b <- fi_fit(nm, fi_data$train)
+    expect_equal(embedding(a), embedding(b), tolerance = 1e-10, info = nm)
+    expect_equal(predict(a, Sn), predict(b, fi_data$new), tolerance = 1e-10, info = nm)
+  }
+})
+
+test_that("pca = n equals pca() and then the fit by hand, predict() included", {
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  pf <- pca(Xt, ndim = 5)
+  scores <- embedding(pf)
+  colnames(scores) <- paste0("PC", 1:5)
+  for (nm in names(fi_fits)) {
+    a <- fi_fit(nm, Xt, pca = 5)
+    b <- fi_fit(nm, scores)
+    expect_identical(unname(embedding(a)), unname(embedding(b)), info = nm)
+    expect_identical(a$params$pca, 5L, info = nm)
+    expect_identical(a$n_features, 12L, info = nm)
+    expect_identical(a$feature_names, colnames(Xt), info = nm)
+    by_hand <- predict(b, unname(predict(pf, Xn)))
+    expect_identical(unname(predict(a, Xn)), unname(by_hand), info = nm)
+    # sparse new rows are projected without a dense copy: same scores
+    expect_equal(unname(predict(a, Matrix::Matrix(Xn, sparse = TRUE))), unname(by_hand),
+                 tolerance = 1e-10, info = nm)
+  }
+})
+
+test_that("the input model survives saveRDS() and the predict contract holds", {
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  for (nm in c("isomap", "laplacian_eigenmaps", "lgrm", "ltsa")) {
+    fit <- fi_fit(nm, Xt, pca = 4, metric = "correlation")
+    expect_predict_contract(fit, Xn, tol = 1e-12)
+    out <- capture.output(print(fit))
+    expect_true(any(grepl("metric = correlation", out)), info = nm)
+  }
+})
+
+test_that("pca and metric work with the generic rules, novelty and reconstruct", {
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  fit <- isomap(Xt, ndim = 2, k = 8, pca = 4)
+  pf <- pca(Xt, 4)
+  fb <- isomap(embedding(pf), ndim = 2, k = 8)
+  expect_equal(unname(predict(fit, Xn, method = "goose", X = Xt)),
+               unname(predict(fb, unname(predict(pf, Xn)), method = "goose", X = embedding(pf))),
+               tolerance = 1e-12)
+  expect_equal(unname(novelty_scores(fit, Xn, X = Xt)),
+               unname(novelty_scores(fb, unname(predict(pf, Xn)), X = embedding(pf))),
+               tolerance = 1e-12)
+  # the training data given to a generic rule are in the input's columns
+  fit2 <- laplacian_eigenmaps(Xt, ndim = 2, k = 8, pca = 4)
+  expect_equal(predict(fit2, Xn, method = "lvm", X = Xt), predict(fit2, Xn, method = "lvm"), tolerance = 1e-12)
+  # reconstruct() maps back through the projection: rows of the input's columns
+  r <- reconstruct(fit2, predict(fit2, Xn), method = "lvm")
+  expect_identical(colnames(r), colnames(Xt))
+  expect_identical(dim(r), dim(Xn))
+})
+
+test_that("input arguments are checked with classed errors", {
+  Xt <- fi_data$train
+  e <- expect_error(isomap(Xt, ndim = 2, k = 8, metric = "manhattan"), class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "metric")
+  e <- expect_error(isomap(Xt, ndim = 2, k = 8, metric = "chebyshev"), class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "metric")
+  e <- expect_error(isomap(Xt, ndim = 2, k = 8, pca = 40), class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "pca")
+  e <- expect_error(isomap(Xt, ndim = 2, k = 8, pca = "a"), class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "pca")
+  Z <- Xt
+  Z[3, ] <- 0
+  e <- expect_error(lle(Z, ndim = 2, k = 8, metric = "cosine"), "row 3", class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "X")
+  fit <- isomap(Xt, ndim = 2, k = 8, pca = 4)
+  e <- expect_error(predict(fit, Xt[, 1:5]), class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "newdata")
+})
