@@ -143,11 +143,11 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   t0 <- mo_progress(verbose, "diffusion map: %d points x %d features -> %d dimensions (%s kernel)",
                     n, ncol(X), ndim, kernel)
   res <- timed({
-    nb <- knn(X, k, n_threads = threads)
+    nb <- knn(X, k, method = knn_method, n_threads = threads)
     sigma <- graph_bandwidth(X, rule, bandwidth, nb, threads)
     n_dup <- count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "the diffusion map")
-    K <- diffusion_kernel(X, sigma, kernel, kernel_k)
+    K <- diffusion_kernel(X, sigma, kernel, kernel_k, knn_method)
     t1 <- mo_progress(verbose, "diffusion map: kernel built (sigma = %.4g); eigen-solve", sigma, start = t0)
     m <- diffusion_eigen(K, ndim, alpha, kernel)
     mo_progress(verbose, "diffusion map: eigen-solve done with %s", describe_solver(m$method), start = t1)
@@ -179,7 +179,7 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
 # The kernel matrix with a unit diagonal: dense (all pairs) or the sparse
 # "or"-symmetrised kNN kernel. A disconnected kNN kernel is an error naming
 # the smallest kernel_k that connects it.
-diffusion_kernel <- function(X, sigma, kernel, kernel_k) {
+diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method) {
   n <- nrow(X)
   if (kernel == "dense") {
     D2 <- core(.mo_sq_dist_cross(X, X))
@@ -189,7 +189,8 @@ diffusion_kernel <- function(X, sigma, kernel, kernel_k) {
     return(K)
   }
   g <- tryCatch(
-    neighbor_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma),
+    neighbor_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma,
+                   knn_method = knn_method),
     manifoldOOS_input_error = function(e) {
       if (is.null(e$n_components)) stop(e)
       abort_input("kernel_k", sprintf(paste0(
@@ -276,7 +277,7 @@ predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ..
     }
   } else {
     kk <- min(n, object$kernel_k + 1L)
-    nb <- knn(Xt, kk, query = x, n_threads = threads)
+    nb <- fit_knn(object, Xt, kk, query = x, n_threads = threads)
     D2 <- nb$dist^2
     dmin <- D2[, 1L]
     W <- exp(-(D2 - dmin) / two_s2) * matrix(w_train[nb$idx], m, kk)
@@ -289,7 +290,7 @@ predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ..
   y <- y * rep(scale, each = m)
   snapped <- rep(FALSE, m)
   if (snap) {
-    n1 <- knn(Xt, 1L, query = x, n_threads = threads)
+    n1 <- fit_knn(object, Xt, 1L, query = x, n_threads = threads)
     snapped <- n1$dist[, 1L] == 0
     if (any(snapped)) {
       y[snapped, ] <- unname(object$embedding)[n1$idx[snapped, 1L], , drop = FALSE]

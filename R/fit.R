@@ -63,6 +63,7 @@ new_manifold_fit <- function(class, method, embedding, X, params = list(),
   structure(
     list(
       method = method,
+      neighbors = if (!is.null(params$knn_method)) neighbor_spec(params$knn_method),
       embedding = embedding,
       n = nrow(X),
       ndim = ncol(embedding),
@@ -161,10 +162,7 @@ fit_prediction_plan <- function(object, method, native, X = NULL, ..., verbose =
 # The neighbour searches use the method recorded by the fit (exact for fits
 # that record none).
 predict_native_rows <- function(object, x, method, dots) {
-  knn_method <- object$params$knn_method
-  y <- with_knn_method(if (is.null(knn_method)) "exact" else knn_method,
-                       do.call(predict_native, c(list(object, x, method = method), dots)))
-  as.matrix(y)
+  as.matrix(do.call(predict_native, c(list(object, x, method = method), dots)))
 }
 
 # Rows per chunk when parallel = TRUE is asked without a chunk size: the
@@ -219,6 +217,11 @@ print.manifold_fit <- function(x, ...) {
               if (length(x$oos$available) > 1L)
                 paste0("; also ", paste(setdiff(x$oos$available, x$oos$default), collapse = ", "))
               else ""))
+  if (!is.null(x$neighbors)) cat(sprintf("  neighbours: %s\n", format_neighbors(x$neighbors)))
+  if (!is.null(x$input$pca)) {
+    cat(sprintf("  input: %d columns -> PCA to %d components%s\n", x$input$n_features,
+                ncol(x$input$pca$rotation), if (isTRUE(x$input$pca$scaled)) " (scaled)" else ""))
+  }
   if (is.finite(x$fit_time)) cat(sprintf("  fitted in %s\n", format_seconds(x$fit_time)))
   invisible(x)
 }

@@ -57,6 +57,14 @@
 #' @param connect How to join components when `on_disconnected = "connect"`.
 #' @param knn_method Neighbour search: `"auto"`, `"exact"` or `"hnsw"` (see
 #'   [knn()]); recorded in the result.
+#' @param metric `"euclidean"` (default), `"cosine"`, `"correlation"` or
+#'   `"manhattan"`. Cosine and correlation build the graph of the rows scaled
+#'   to unit length (centred first, for correlation), whose Euclidean
+#'   distances (the chords \eqn{\sqrt{2(1 - s)}}{sqrt(2(1 - s))}) are the
+#'   edge lengths, as in the fitting functions (see [manifoldOOS-input]).
+#'   Manhattan takes the sums of absolute differences as edge lengths; it
+#'   needs `type = "knn"`, a `"median_knn"` or numeric `sigma`, and no
+#'   `"connect"` (whose added edges are Euclidean).
 #' @return An object of class `manifold_graph` (also `mlgraph`, its former class, for one
 #'   release), a list with
 #'   * `W`: the weighted adjacency, a `dgCMatrix` with a zero diagonal,
@@ -95,9 +103,12 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
                             sigma = "median_knn",
                             on_disconnected = c("error", "connect", "largest", "keep"),
                             connect = c("mst", "all_pairs"),
-                            knn_method = getOption("manifoldOOS.knn_method", "auto")) {
+                            knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                            metric = c("euclidean", "cosine", "correlation", "manhattan")) {
   X <- as_data_matrix(X, "X")
   n <- nrow(X)
+  metric <- check_metric(metric)
+  X <- metric_rows(X, metric, "X")
   knn_method <- local_knn_method(knn_method, X)
   type <- check_choice(type, c("knn", "eps"), "type")
   symmetrize <- check_choice(symmetrize, c("or", "and", "mean", "none"), "symmetrize")
@@ -125,7 +136,16 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
     }
   }
 
-  nb <- if (need_knn) knn(X, k) else NULL
+  if (metric == "manhattan") {
+    if (type != "knn") abort_input("metric", "\"manhattan\" needs type = \"knn\".")
+    if (weights == "heat" && !sigma_rule %in% c("median_knn", "user")) {
+      abort_input("metric", "\"manhattan\" needs sigma = \"median_knn\" or a number (the pairwise rules are Euclidean).")
+    }
+    if (on_disconnected == "connect") {
+      abort_input("metric", "\"manhattan\" cannot be used with on_disconnected = \"connect\" (the added edges are Euclidean).")
+    }
+  }
+  nb <- if (need_knn) knn(X, k, method = knn_method, metric = if (metric == "manhattan") metric else "euclidean") else NULL
   if (weights == "heat") {
     sigma <- graph_bandwidth(X, sigma_rule, sigma, nb, threads)
   } else {
@@ -153,7 +173,8 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
   kept <- seq_len(n)
   if (comps$n_components > 1L && on_disconnected != "keep") {
     if (on_disconnected == "error") {
-      graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads)
+      graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads, knn_method,
+                               if (metric == "manhattan") metric else "euclidean")
     } else if (on_disconnected == "connect") {
       e <- core(.mo_connect_components(X, comps$component, comps$n_components, connect, threads))
       w <- core(.mo_edge_weights(e$length, weights, sig_c))
@@ -194,7 +215,8 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
       initial_components = initial,
       added_edges = added,
       kept = kept,
-      knn_method = knn_method
+      knn_method = knn_method,
+      metric = metric
     ),
     class = c("manifold_graph", "mlgraph")
   )
@@ -249,14 +271,15 @@ graph_bandwidth <- function(X, rule, sigma, nb, threads) {
 
 # Classed error for a disconnected graph: component sizes and the smallest k
 # (or eps) that connects it (the connectivity rule of ?neighbor_graph).
-graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads) {
+graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads, knn_method,
+                                     metric = "euclidean") {
   n <- nrow(X)
   head_msg <- sprintf("gives a neighbourhood graph with %d connected components (sizes %s)",
                       comps$n_components, format_sizes(comps$sizes))
   tail_msg <- "or use on_disconnected = \"connect\" or \"largest\"."
   if (type == "knn") {
     kmax <- if (n <= 2000L) n - 1L else min(n - 1L, max(8L * k, 100L))
-    nb2 <- knn(X, kmax)
+    nb2 <- knn(X, kmax, method = knn_method, metric = metric)
     kc <- core(.mo_smallest_connecting_k(nb2$idx, symmetrize == "and"))
     need <- if (is.na(kc)) sprintf("no k <= %d connects it", kmax)
             else sprintf("the smallest k that connects it is %d", kc)

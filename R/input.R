@@ -270,6 +270,7 @@ fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = 
   fit$feature_names <- prep$input$feature_names
   fit$call <- call
   fit$params$metric <- prep$input$metric
+  if (!is.null(fit$neighbors)) fit$neighbors$metric <- prep$input$metric
   if (!is.null(prep$input$pca)) fit$params$pca <- ncol(prep$input$pca$rotation)
   fit
 }

@@ -177,7 +177,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
 
   res <- timed({
     g <- neighbor_graph(unname_matrix(X), k = k, weights = "distance", symmetrize = "or",
-                         on_disconnected = on_disconnected, connect = connect)
+                         on_disconnected = on_disconnected, connect = connect, knn_method = knn_method)
     t1 <- mo_progress(verbose, "%s: kNN graph: %d component(s), %d edge(s) added", label,
                       as.integer(g$initial_components$n_components), NROW(g$added_edges), start = t0)
     mo_progress(verbose, "%s: shortest paths from %s and eigen-solve (eigen_solver = \"%s\")", label,
@@ -267,13 +267,8 @@ predict_native.manifold_isomap <- function(object, x, method, snap = TRUE, ...) 
   empty <- matrix(0, 0, 0)
   center <- if (is.null(object$center)) numeric(0) else object$center
   rotation <- if (is.null(object$rotation)) empty else object$rotation
-  # the fit's approximate search gives the neighbour lists (knn()); an empty
-  # list makes the core run the exact search with the fit's k
-  nb <- if (identical(object$params$knn_method, "hnsw")) {
-    knn(object$x_train, object$k, query = unname_matrix(x), method = "hnsw")
-  } else {
-    list(idx = matrix(0L, 0, 0), dist = empty)
-  }
+  # the neighbour lists come from the fit's own search
+  nb <- fit_knn(object, object$x_train, object$k, query = unname_matrix(x))
   core(.mo_isomap_project(object$x_train, unname_matrix(x), object$k, nb$idx, unname(nb$dist),
                           object$geodesics, object$lsharp, coords, object$eigenvalues, object$mu,
                           object$grand_mean, rule, unname(object$embedding), snap, center,

@@ -287,12 +287,38 @@ hnsw_index <- function(X, hp, n_threads) {
   ix
 }
 
-# Evaluate `expr` with knn()'s default method set to `method` (how a fit
-# passes its `knn_method` down to every neighbour search it makes).
-with_knn_method <- function(method, expr) {
-  old <- options(manifoldOOS.knn_method = method)
-  on.exit(options(old), add = TRUE)
-  expr
+# ---- the neighbour search of a fit ------------------------------------------
+
+# What a fit's neighbours were: the search method ("exact" or "hnsw"), the
+# metric of its input model and the HNSW parameters (which, with the
+# training rows, rebuild the same index: the build is deterministic). Stored
+# as fit$neighbors; every neighbour search of predict() uses it.
+neighbor_spec <- function(method, metric = "euclidean",
+                          hnsw_args = getOption("manifoldOOS.hnsw_args", list())) {
+  structure(list(method = method, metric = metric, hnsw_args = check_hnsw_args(hnsw_args)),
+            class = "manifold_neighbors")
+}
+
+# The search a fit recorded (an object saved before fits recorded one: its
+# knn_method parameter, else the exact search).
+fit_neighbors <- function(object) {
+  nb <- object$neighbors
+  if (is.null(nb)) nb <- neighbor_spec(if (is.null(object$params$knn_method)) "exact" else object$params$knn_method)
+  nb
+}
+
+# kNN among a fit's (already transformed) training rows with the fit's search.
+fit_knn <- function(object, X, k, query = NULL, n_threads = default_threads()) {
+  nb <- fit_neighbors(object)
+  knn(X, k, query = query, method = nb$method, hnsw_args = nb$hnsw_args, n_threads = n_threads)
+}
+
+format_neighbors <- function(nb) {
+  h <- nb$hnsw_args
+  sprintf("%s search%s, %s metric", nb$method,
+          if (identical(nb$method, "hnsw")) sprintf(" (M = %d, ef_construction = %d, seed = %.0f)", h$M,
+                                                    h$ef_construction, h$seed) else "",
+          nb$metric)
 }
 
 # Radius (epsilon-ball) neighbours: for every query (every row of X when
@@ -318,11 +344,8 @@ radius_neighbors <- function(X, eps, query = NULL,
 }
 
 # For a fitting function: check and resolve its `knn_method` for the training
-# data X, and make it knn()'s default until the calling function returns.
-# Returns "exact" or "hnsw" (recorded in fit$params$knn_method).
-local_knn_method <- function(knn_method, X, arg = "knn_method", envir = parent.frame()) {
-  m <- resolve_knn_method(check_knn_method(knn_method, arg), nrow(X), ncol(X))
-  old <- options(manifoldOOS.knn_method = m)
-  do.call(on.exit, list(bquote(options(.(old))), add = TRUE), envir = envir)
-  m
+# data X. Returns "exact" or "hnsw" (recorded in fit$params$knn_method), which
+# the fit passes to each of its neighbour searches.
+local_knn_method <- function(knn_method, X, arg = "knn_method") {
+  resolve_knn_method(check_knn_method(knn_method, arg), nrow(X), ncol(X))
 }

@@ -143,9 +143,9 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                     n, ncol(X), ndim, graph, if (graph == "knn") sprintf(", k = %d", k) else "")
   res <- timed({
     if (graph == "full") {
-      nb <- if (need_k) knn(X, k, n_threads = threads) else NULL
+      nb <- if (need_k) knn(X, k, method = knn_method, n_threads = threads) else NULL
       sigma <- if (heat) graph_bandwidth(X, rule, bandwidth, nb, threads) else NA_real_
-      d1 <- if (!is.null(nb)) nb$dist else knn(X, 1L, n_threads = threads)$dist
+      d1 <- if (!is.null(nb)) nb$dist else knn(X, 1L, method = knn_method, n_threads = threads)$dist
       n_dup <- count_duplicates(X, d1)
       warn_duplicates(n_dup, "Laplacian eigenmaps")
       t1 <- mo_progress(verbose, "Laplacian eigenmaps: bandwidth chosen; dense eigen-solve of the full graph",
@@ -158,9 +158,9 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
       g <- neighbor_graph(X, k = if (need_k) k else 10L, type = graph, eps = if (graph == "eps") eps else NULL,
                            symmetrize = "or", weights = weights,
                            sigma = if (heat) bandwidth else "median_knn",
-                           on_disconnected = on_disconnected)
+                           on_disconnected = on_disconnected, knn_method = knn_method)
       sigma <- if (heat) g$sigma else NA_real_
-      d1 <- if (graph == "knn") g$dist else knn(X, 1L, n_threads = threads)$dist
+      d1 <- if (graph == "knn") g$dist else knn(X, 1L, method = knn_method, n_threads = threads)$dist
       n_dup <- count_duplicates(X, d1)
       warn_duplicates(n_dup, "Laplacian eigenmaps")
       t1 <- mo_progress(verbose, "Laplacian eigenmaps: graph built (%d edges, %d added to connect)",
@@ -206,7 +206,7 @@ predict_native.manifold_le <- function(object, x, method, snap = TRUE, ...) {
   m <- nrow(x)
   nn1 <- NULL
   if (object$graph == "knn") {
-    nb <- knn(Xt, object$k, query = x, n_threads = threads)
+    nb <- fit_knn(object, Xt, object$k, query = x, n_threads = threads)
     nn1 <- list(idx = nb$idx[, 1L], dist = nb$dist[, 1L])
     if (!nystrom && !binary) {
       r <- core(.mo_lvm_average(Y, nb$idx, nb$dist, sigma))
@@ -217,7 +217,7 @@ predict_native.manifold_le <- function(object, x, method, snap = TRUE, ...) {
                               object$laplacian, nystrom, binary, sigma))
     }
   } else {
-    n1 <- knn(Xt, 1L, query = x, n_threads = threads)
+    n1 <- fit_knn(object, Xt, 1L, query = x, n_threads = threads)
     nn1 <- list(idx = n1$idx[, 1L], dist = n1$dist[, 1L])
     if (object$graph == "eps") {
       rl <- radius_neighbors(Xt, object$eps, query = x, n_threads = threads)

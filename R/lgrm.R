@@ -227,7 +227,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
     if (user_local) {
       L <- lgrm_check_local(local, n)
     } else {
-      nb <- lgrm_cliques(X, k)
+      nb <- lgrm_cliques(X, k, knn_method)
       n_comp <- nb$n_components
       n_dup <- count_duplicates(X, nb$dist)
       warn_duplicates(n_dup, "LGRM")
@@ -241,7 +241,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
         },
         ltsa = core(.mo_ltsa_alignment(X, nbhd, ndim)),
         le = lgrm_le_laplacian(X, nb, le_t),
-        lle = lle_cost(X, k - 1L, lle_reg))
+        lle = lle_cost(X, k - 1L, lle_reg, knn_method))
       L <- methods::as(L, "CsparseMatrix")
     }
     t1 <- mo_progress(verbose, "LGRM: local matrix (%s) done", if (user_local) "user" else local, start = t0)
@@ -388,9 +388,10 @@ lgrm_eig_opts <- function(eigen_solver) {
 
 # Cliques: the k - 1 nearest neighbours of every point (ties by index) and
 # the number of connected components of the "or"-symmetrised clique graph.
-lgrm_cliques <- function(X, k) {
+lgrm_cliques <- function(X, k, knn_method) {
   g <- withCallingHandlers(
-    neighbor_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect"),
+    neighbor_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect",
+                   knn_method = knn_method),
     manifoldOOS_warning = function(w) {
       if (grepl("connected components", conditionMessage(w))) invokeRestart("muffleWarning")
     })

@@ -8,7 +8,7 @@
 # Symmetric weight matrix for a linear method: from `graph` (a manifold_graph or a
 # symmetric non-negative n x n matrix) or a new kNN graph.
 lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected,
-                            policies = c("error", "connect")) {
+                            policies = c("error", "connect"), knn_method = "exact") {
   n <- nrow(X)
   if (!is.null(graph)) {
     if (is_manifold_graph(graph)) {
@@ -34,7 +34,8 @@ lp_weight_graph <- function(X, k, weights, sigma, graph, on_disconnected,
     k <- check_k(k, n)
     weights <- check_choice(weights, c("heat", "binary"), "weights")
     on_disconnected <- check_choice(on_disconnected, policies, "on_disconnected")
-    g <- neighbor_graph(X, k = k, weights = weights, sigma = sigma, on_disconnected = on_disconnected)
+    g <- neighbor_graph(X, k = k, weights = weights, sigma = sigma, on_disconnected = on_disconnected,
+                        knn_method = knn_method)
     W <- g$W
     info <- list(k = k, weights = weights, sigma = g$sigma, source = "knn",
                  added_edges = nrow(g$added_edges))
@@ -280,7 +281,8 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
   center <- check_choice(center, c("mean", "degree"), "center")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
   t0 <- lp_progress_start(verbose, "LPP", X, cm$ndim)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"))
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"),
+                        knn_method)
   t1 <- lp_progress_graph(verbose, "LPP", gr, t0)
   d <- gr$degree
   if (constraint == "degree") {
@@ -366,7 +368,8 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
   type <- check_choice(type, c("cai", "trace"), "type")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
   t0 <- lp_progress_start(verbose, "OLPP", X, cm$ndim)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"))
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"),
+                        knn_method)
   t1 <- lp_progress_graph(verbose, "OLPP", gr, t0)
   mu <- colMeans(X)
   Xc <- sweep(X, 2, mu)
@@ -388,13 +391,14 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
 
 # Shared set-up of NPE and ONPP: validated arguments, the LLE cost matrix
 # M = (I - W)'(I - W) and the centred data (t0 = start of the timed part).
-lle_linear_setup <- function(X, ndim, k, reg, pca, regularize, verbose = FALSE, label = "NPE") {
+lle_linear_setup <- function(X, ndim, k, reg, pca, regularize, verbose = FALSE, label = "NPE",
+                             knn_method = "exact") {
   cm <- lp_common(X, ndim, pca, regularize)
   X <- cm$X
   k <- check_k(k, nrow(X))
   reg <- check_number(reg, "reg", lower = 0)
   t0 <- lp_progress_start(verbose, label, X, cm$ndim)
-  M <- lle_cost(X, k, reg)
+  M <- lle_cost(X, k, reg, knn_method)
   t1 <- mo_progress(verbose, "%s: kNN (k = %d) and reconstruction weights done", label, k, start = t0)
   mu <- colMeans(X)
   list(cm = cm, X = X, k = k, reg = reg, t0 = t0, t1 = t1, M = M, mu = mu, Xc = sweep(X, 2, mu))
@@ -431,8 +435,8 @@ lp_graph_fit <- function(label, X, mu, res, values, gr, verbose, t0, t1, call, p
 }
 
 # LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (Roweis & Saul 2000).
-lle_cost <- function(X, k, reg) {
-  nb <- knn(X, k)
+lle_cost <- function(X, k, reg, knn_method = "exact") {
+  nb <- knn(X, k, method = knn_method)
   w <- core(.mo_reconstruction_weights(X, X, nb$idx, reg, matrix(0, 0, 0), default_threads()))
   core(.mo_lle_cost_matrix(nb$idx, w))
 }
@@ -480,7 +484,7 @@ npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
   }
   verbose <- check_verbose(verbose)
   knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
-  s <- lle_linear_setup(X, ndim, k, reg, pca, regularize, verbose, "NPE")
+  s <- lle_linear_setup(X, ndim, k, reg, pca, regularize, verbose, "NPE", knn_method)
   cm <- s$cm
   mo_progress(verbose, "NPE: generalised eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
@@ -532,7 +536,7 @@ onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE,
   }
   verbose <- check_verbose(verbose)
   knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
-  s <- lle_linear_setup(X, ndim, k, reg, pca, 0, verbose, "ONPP")
+  s <- lle_linear_setup(X, ndim, k, reg, pca, 0, verbose, "ONPP", knn_method)
   cm <- s$cm
   mo_progress(verbose, "ONPP: orthogonal eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)

@@ -129,7 +129,7 @@ lle_variant <- function(X, ndim, k, reg, scaling, eigen_solver, variant, verbose
   t0 <- mo_progress(verbose, "%s: %d points x %d features -> %d dimensions (k = %d)", label, n,
                     ncol(X), ndim, k)
   res <- timed({
-    nb <- local_neighbours(X, k)
+    nb <- local_neighbours(X, k, knn_method)
     n_dup <- count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, label)
     t1 <- mo_progress(verbose, "%s: nearest neighbours done (graph connected)", label, start = t0)

@@ -169,7 +169,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
   threads <- default_threads()
   t0 <- mo_progress(verbose, "LLE: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
-    nb <- local_neighbours(X, k)
+    nb <- local_neighbours(X, k, knn_method)
     n_dup <- count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "LLE")
     t1 <- mo_progress(verbose, "LLE: nearest neighbours done (graph connected)", start = t0)
@@ -217,9 +217,9 @@ summary_extra.manifold_lle <- function(object) spectral_summary(object)
 # Self-kNN lists of X with the connectivity check of ?neighbor_graph (the "or"
 # symmetrisation of the kNN relation must be connected; the error names the
 # smallest k that connects it).
-local_neighbours <- function(X, k) {
+local_neighbours <- function(X, k, knn_method) {
   g <- neighbor_graph(X, k = k, symmetrize = "none", weights = "binary",
-                       on_disconnected = "error")
+                       on_disconnected = "error", knn_method = knn_method)
   list(idx = g$idx, dist = g$dist)
 }
 
@@ -290,7 +290,7 @@ print.manifold_summary_lines <- function(x, ...) {
 # embedding. Returns list(y, snapped).
 predict_reconstruction <- function(object, x, reg, snap) {
   threads <- default_threads()
-  nb <- knn(object$X_train, object$k, query = x, n_threads = threads)
+  nb <- fit_knn(object, object$X_train, object$k, query = x, n_threads = threads)
   snap_dist <- if (snap) nb$dist else matrix(0, 0, 0)
   W <- core(.mo_reconstruction_weights(object$X_train, x, nb$idx, reg, snap_dist, threads))
   y <- core(.mo_reconstruct_embedding(unname(object$embedding), nb$idx, W))

@@ -89,7 +89,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
   t0 <- mo_progress(verbose, "LTSA: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
     kn <- if (include_self) k - 1L else k
-    nb <- local_neighbours(X, kn)
+    nb <- local_neighbours(X, kn, knn_method)
     n_dup <- count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "LTSA")
     nbhd <- if (include_self) cbind(seq_len(n), nb$idx) else nb$idx

@@ -58,8 +58,7 @@ novelty_scores <- function(fit, newdata, X = NULL, k = 10, quantile = 0.99) {
   k <- if (is.null(k)) min(10L, n - 1L) else check_k(k, n, "k")
   quantile <- check_number(quantile, "quantile", lower = 0, upper = 1, lower_open = TRUE)
   # the neighbour search of the fit (exact for fits that record none)
-  km <- if (is.null(fit$params$knn_method)) "exact" else fit$params$knn_method
-  d_train <- knn(Xt, k, method = km)$dist[, k]
+  d_train <- fit_knn(fit, Xt, k)$dist[, k]
   thr <- stats::quantile(d_train, quantile, names = FALSE, type = 7)
   if (!(thr > 0)) {
     if (!any(d_train > 0)) {
@@ -68,7 +67,7 @@ novelty_scores <- function(fit, newdata, X = NULL, k = 10, quantile = 0.99) {
     }
     thr <- min(d_train[d_train > 0])
   }
-  s <- knn(Xt, k, query = unname_matrix(x), method = km)$dist[, k] / thr
+  s <- fit_knn(fit, Xt, k, query = unname_matrix(x))$dist[, k] / thr
   names(s) <- rownames(x)
   structure(s, threshold = thr, k = k, quantile = quantile)
 }

@@ -165,7 +165,7 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
   t0 <- mo_progress(verbose, "%s: %d points x %d features -> %d dimensions (k = %d, degree %d, %d polynomial features)",
                     label, n, ncol(X), ndim, k, degree, as.integer(q))
   res <- timed({
-    M <- lle_cost(X, k, reg)
+    M <- lle_cost(X, k, reg, knn_method)
     t1 <- mo_progress(verbose, "%s: kNN and reconstruction weights done; polynomial features and eigen-solve",
                       label, start = t0)
     core(.mo_nppe_fit(X, M, ndim, degree, basis, center, scale, ridge,

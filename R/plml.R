@@ -326,7 +326,7 @@ predict_native.manifold_plml <- function(object, x, method, k = NULL, ...) {
     attributes(y)[c("fallback", "certified")] <- NULL
     return(y)
   }
-  nb <- knn(object$X_train, 1L, query = x)
+  nb <- fit_knn(object, object$X_train, 1L, query = x)
   model <- object$labels[nb$idx[, 1]]
   core(.mo_plml_model_map(x, as.integer(model), object$centres, object$bases, object$maps))
 }

@@ -179,7 +179,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
   alpha <- check_number(alpha, "alpha", lower = 0)
   t0 <- lp_progress_start(verbose, if (kernel == "linear") "SR" else "KSR", X, ndim)
   ks <- sr_kernel(X, kernel, kernel_sigma, degree, gamma, coef0)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, knn_method = knn_method)
   params <- list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
                  alpha = alpha, laplacian = laplacian, intercept = intercept)
   if (kernel == "linear" && !intercept) {
@@ -244,7 +244,7 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
   ridge <- check_number(ridge, "ridge", lower = 0)
   t0 <- lp_progress_start(verbose, "KLPP", X, ndim)
   ks <- sr_kernel(X, kernel, kernel_sigma, degree, gamma, coef0)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected)
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, knn_method = knn_method)
   delta <- function(K) ridge * mean(diag(K))
   params <- list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
                  ridge = ridge, laplacian = laplacian, intercept = intercept)

@@ -430,8 +430,7 @@ predict_rule_args <- function(object, method) {
 fit_prologue <- function(min_rows = 4L, ndim_gap = NULL, env = parent.frame()) {
   env$verbose <- check_verbose(env$verbose)
   env$X <- as_data_matrix(env$X, "X", min_rows = min_rows)
-  # the resolved search stays the session default until the FIT returns (on.exit in env)
-  env$knn_method <- local_knn_method(env$knn_method, env$X, envir = env)
+  env$knn_method <- local_knn_method(env$knn_method, env$X)
   n <- nrow(env$X)
   if (!is.null(ndim_gap)) env$ndim <- check_ndim(env$ndim, n - ndim_gap)
   n

@@ -1,0 +1,61 @@
+# The neighbour search of a fit travels with the fit (fit$neighbors), not
+# through options(): predict() uses what the fit recorded.
+
+nb_roll <- function() {
+  set.seed(2)
+  r <- swiss_roll(400, seed = 9)$x
+  list(train = r[1:320, ], new = r[321:400, ])
+}
+
+test_that("every kNN-based fit records its search, metric and HNSW parameters", {
+  d <- nb_roll()
+  fit <- isomap(d$train, ndim = 2, k = 8)
+  expect_s3_class(fit$neighbors, "manifold_neighbors")
+  expect_identical(fit$neighbors$method, "exact")
+  expect_identical(fit$neighbors$metric, "euclidean")
+  fit2 <- laplacian_eigenmaps(d$train, ndim = 2, k = 8, metric = "cosine", knn_method = "hnsw")
+  expect_identical(fit2$neighbors$method, "hnsw")
+  expect_identical(fit2$neighbors$metric, "cosine")
+  expect_identical(fit2$neighbors$hnsw_args$M, 16L)
+  out <- capture.output(print(fit2))
+  expect_true(any(grepl("neighbours: hnsw search \\(M = 16, ef_construction = 50, seed = 42\\), cosine metric", out)))
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  saveRDS(fit2, f)
+  expect_identical(readRDS(f)$neighbors, fit2$neighbors)
+})
+
+test_that("options set after the fit do not change its predictions", {
+  d <- nb_roll()
+  for (fun in list(isomap, laplacian_eigenmaps, lle)) {
+    fit <- fun(d$train, ndim = 2, k = 8, knn_method = "exact")
+    ref <- predict(fit, d$new)
+    withr::with_options(list(manifoldOOS.knn_method = "hnsw",
+                             manifoldOOS.hnsw_args = list(M = 2, ef = 1, ef_construction = 1)), {
+      expect_identical(predict(fit, d$new), ref)
+    })
+  }
+  # an HNSW fit keeps its own index parameters
+  fit <- laplacian_eigenmaps(d$train, ndim = 2, k = 8, knn_method = "hnsw")
+  ref <- predict(fit, d$new)
+  withr::with_options(list(manifoldOOS.hnsw_args = list(M = 2, ef = 1, ef_construction = 1, seed = 7),
+                           manifoldOOS.hnsw_cache = FALSE), {
+    expect_identical(predict(fit, d$new), ref)
+  })
+})
+
+test_that("neighbor_graph() takes a metric", {
+  set.seed(5)
+  X <- matrix(rexp(200 * 6), 200)
+  U <- X / sqrt(rowSums(X^2))
+  a <- neighbor_graph(X, k = 6, metric = "cosine", weights = "distance")
+  b <- neighbor_graph(U, k = 6, weights = "distance")
+  expect_identical(a$W, b$W)
+  expect_identical(a$metric, "cosine")
+  m <- neighbor_graph(X, k = 6, metric = "manhattan", weights = "distance", on_disconnected = "keep")
+  expect_identical(m$idx, unname(knn(X, 6, metric = "manhattan")$idx))
+  expect_equal(m$dist, unname(knn(X, 6, metric = "manhattan")$dist))
+  e <- expect_error(neighbor_graph(X, k = 6, metric = "manhattan", type = "eps", eps = 1),
+                    class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "metric")
+})
