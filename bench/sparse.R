@@ -102,9 +102,13 @@ if ("cosine_knn" %in% parts) {
                      sprintf('saveRDS(nn, "%s")', file.path(work, "nn.rds"))), work)
   rows[[1]] <- data.frame(case = "cosine 15-NN", impl = "manifoldOOS (2 threads)",
                           seconds = r$values[["seconds"]], peak_rss_mb = r$rss)
-  py <- Sys.which("python3")
-  ok <- nzchar(py) && identical(suppressWarnings(system2(py, c("-c", shQuote("import sklearn")),
-                                                           stdout = FALSE, stderr = FALSE)), 0L)
+  # the first python3 with scikit-learn (Debian's python3-sklearn is in the system python)
+  pys <- unique(c(Sys.getenv("MANIFOLDOOS_PYTHON"), Sys.which("python3"), "/usr/bin/python3"))
+  pys <- pys[nzchar(pys) & file.exists(pys)]
+  has_sk <- vapply(pys, function(py) identical(suppressWarnings(system2(py, c("-c", shQuote("import sklearn")),
+                                                                        stdout = FALSE, stderr = FALSE)), 0L), TRUE)
+  py <- if (any(has_sk)) pys[has_sk][1] else ""
+  ok <- nzchar(py)
   if (ok) {
     script <- file.path(work, "nn.py")
     writeLines(c("import time, numpy as np, scipy.io",

@@ -106,6 +106,14 @@ knn_result knn_sparse(const csc_view& X, const csc_view* Q, int k, sparse_metric
   const row_stats& qs = self ? xs : qs_own;
   const double pd = static_cast<double>(p);
   const double eps = std::numeric_limits<double>::epsilon();
+  // training rows by (norm, index): the order in which rows that share no
+  // column with a query approach it
+  std::vector<std::size_t> by_norm(n);
+  for (std::size_t r = 0; r < n; ++r) by_norm[r] = r;
+  if (!centre_rows) {
+    std::stable_sort(by_norm.begin(), by_norm.end(),
+                     [&](std::size_t a, std::size_t b) { return xs.norm[a] < xs.norm[b]; });
+  }
 
   knn_result res;
   res.idx.set_size(m, static_cast<arma::uword>(k));
@@ -142,29 +150,58 @@ knn_result knn_sparse(const csc_view& X, const csc_view* Q, int k, sparse_metric
     }
     const double qn = qs.norm[qi];
     const double qm = centre_rows ? qs.mean[qi] : 0.0;
-    for (std::size_t r = 0; r < n; ++r) {
-      double v = qn + xs.norm[r];
-      if (s.stamp[r] == s.tick) v -= s.acc[r];
-      if (centre_rows) {
-        const double d = qm - xs.mean[r];
-        v -= pd * d * d;
-      }
-      s.proxy[r] = v;
-    }
-    if (self) s.proxy[qi] = std::numeric_limits<double>::infinity();
-    s.work.assign(s.proxy.begin(), s.proxy.end());
-    std::nth_element(s.work.begin(), s.work.begin() + static_cast<long>(kk - 1), s.work.end());
     // a generous bound on the rounding of the expansions (relative 1e-9 of
     // the magnitudes involved; the exact measure below decides)
     double scale = qn + xs.max_norm;
     if (centre_rows) scale += pd * (qm * qm + xs.max_mean2) + 2.0 * std::sqrt(qn * xs.max_norm);
-    const double thr = s.work[kk - 1] + (1e-9 + 64.0 * eps) * scale;
+    const double tol = (1e-9 + 64.0 * eps) * scale;
     s.cand.clear();
-    for (std::size_t r = 0; r < n; ++r) {
-      if (s.proxy[r] <= thr && !(self && r == qi)) {
-        const double d = merge_distance(q, row_of(XR, r), metric,
-                                        centre_rows ? qm - xs.mean[r] : 0.0, p);
-        s.cand.emplace_back(d, static_cast<int>(r));
+    auto measure = [&](std::size_t r) {
+      const double d = merge_distance(q, row_of(XR, r), metric, centre_rows ? qm - xs.mean[r] : 0.0, p);
+      s.cand.emplace_back(d, static_cast<int>(r));
+    };
+    if (!centre_rows) {
+      // A row sharing no column with the query has the expansion qn + |x|:
+      // among those, only the smallest norms (rows in `by_norm` order) can
+      // be near. The k smallest expansions are among the rows met through
+      // the index and the first k other rows of that order.
+      s.work.clear();
+      for (const std::size_t r : s.touched) {
+        if (self && r == qi) continue;
+        s.proxy[r] = qn + xs.norm[r] - s.acc[r];
+        s.work.push_back(s.proxy[r]);
+      }
+      std::size_t extra = 0;
+      for (std::size_t pos = 0; pos < n && extra < kk; ++pos) {
+        const std::size_t r = by_norm[pos];
+        if (s.stamp[r] == s.tick || (self && r == qi)) continue;
+        s.work.push_back(qn + xs.norm[r]);
+        ++extra;
+      }
+      std::nth_element(s.work.begin(), s.work.begin() + static_cast<long>(kk - 1), s.work.end());
+      const double thr = s.work[kk - 1] + tol;
+      for (const std::size_t r : s.touched) {
+        if (!(self && r == qi) && s.proxy[r] <= thr) measure(r);
+      }
+      for (std::size_t pos = 0; pos < n; ++pos) {
+        const std::size_t r = by_norm[pos];
+        if (qn + xs.norm[r] > thr) break;
+        if (s.stamp[r] == s.tick || (self && r == qi)) continue;
+        measure(r);
+      }
+    } else {
+      for (std::size_t r = 0; r < n; ++r) {
+        double v = qn + xs.norm[r];
+        if (s.stamp[r] == s.tick) v -= s.acc[r];
+        const double d = qm - xs.mean[r];
+        s.proxy[r] = v - pd * d * d;
+      }
+      if (self) s.proxy[qi] = std::numeric_limits<double>::infinity();
+      s.work.assign(s.proxy.begin(), s.proxy.end());
+      std::nth_element(s.work.begin(), s.work.begin() + static_cast<long>(kk - 1), s.work.end());
+      const double thr = s.work[kk - 1] + tol;
+      for (std::size_t r = 0; r < n; ++r) {
+        if (s.proxy[r] <= thr && !(self && r == qi)) measure(r);
       }
     }
     std::partial_sort(s.cand.begin(), s.cand.begin() + static_cast<long>(kk), s.cand.end());

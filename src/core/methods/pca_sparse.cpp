@@ -124,7 +124,11 @@ pca_model pca_fit_sparse(const csc_view& X, arma::uword q, bool scale, double to
   }
   m.center = mu.t();
   m.scale = sd.t();
-  const centred_sparse A{X, R, mu, 1.0 / sd, n_threads};
+  // a product costs O(nnz): threads pay only on large matrices (on small ones
+  // their start-up and barriers cost more than the product)
+  const std::size_t nnz = p ? static_cast<std::size_t>(X.ptr[p]) : 0;
+  const int threads = nnz < 2000000 ? 1 : n_threads;
+  const centred_sparse A{X, R, mu, 1.0 / sd, threads};
   const bool gram = n < p;
   cov_operator op(A, gram);
   const long N = static_cast<long>(gram ? n : p);
