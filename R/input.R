@@ -100,7 +100,7 @@ densify <- function(x, arg) {
         call = NULL, arg = arg, needed = bytes, available = lim)))
   }
   if (inherits(x, "sparseMatrix")) {
-    x <- as(x, "CsparseMatrix")
+    x <- to_dgc(x, arg)
     check_sparse_values(x, arg)
   }
   as.matrix(x)
@@ -108,15 +108,21 @@ densify <- function(x, arg) {
 
 # A sparse matrix as a dgCMatrix with finite values, at least `min_rows` rows.
 as_sparse_input <- function(x, arg = "X", min_rows = 3L) {
-  x <- tryCatch(as(as(as(x, "CsparseMatrix"), "generalMatrix"), "dMatrix"),
-                error = function(e) abort_input(arg, sprintf("could not be read as a numeric sparse matrix: %s",
-                                                             conditionMessage(e))))
+  x <- to_dgc(x, arg)
   if (nrow(x) < min_rows) {
     abort_input(arg, sprintf("must have at least %d rows; it has %d.", min_rows, nrow(x)))
   }
   if (ncol(x) < 1L) abort_input(arg, "must have at least one column.")
   check_sparse_values(x, arg)
   x
+}
+
+# Any sparse matrix of Matrix as a dgCMatrix (pattern and logical entries
+# become 1/0, symmetric and triangular ones are expanded).
+to_dgc <- function(x, arg) {
+  tryCatch(as(as(as(x, "CsparseMatrix"), "generalMatrix"), "dMatrix"),
+           error = function(e) abort_input(arg, sprintf("could not be read as a numeric sparse matrix: %s",
+                                                        conditionMessage(e))))
 }
 
 check_sparse_values <- function(x, arg) {
@@ -249,8 +255,7 @@ needs_input <- function(X, pca, metric) {
 # same function is called again on the dense matrix it fits on, and the input
 # model is recorded in the fit.
 fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = TRUE) {
-  if (identical(metric, "manhattan") || (is.character(metric) && length(metric) == 1L &&
-                                         metric == "manhattan")) {
+  if (identical(metric, "manhattan")) {
     abort_input("metric", paste0("\"manhattan\" is not available for the fitting functions yet (knn() ",
                                  "and neighbor_graph() have it); use \"euclidean\", \"cosine\" or ",
                                  "\"correlation\"."))
