@@ -194,7 +194,7 @@ generic_map <- function(object, method, X = NULL, ..., verbose = FALSE) {
   dots <- list(...)
   if (is.null(dots$knn_method)) {
     # the neighbour search the fit used
-    dots$knn_method <- if (is.null(object$params$knn_method)) "exact" else object$params$knn_method
+    dots$knn_method <- fit_neighbors(object)$method
   }
   do.call(oos_map, c(list(X, object$embedding, method = method), dots, list(verbose = verbose)))
 }

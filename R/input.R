@@ -246,21 +246,23 @@ invert_input <- function(input, y) {
 pca_dims <- function(pca) if (is.numeric(pca)) pca else NULL
 
 # Whether a fitting function must go through fit_with_input().
-needs_input <- function(X, pca, metric) {
-  !is.null(pca) && !isFALSE(pca) || !identical(metric, "euclidean") || is_sparse_input(X)
+needs_input <- function(X, pca, metric, neighbors = NULL) {
+  !is.null(pca) && !isFALSE(pca) || !identical(metric, "euclidean") || is_sparse_input(X) ||
+    !is.null(neighbors)
 }
 
 # The front end of every fitting function called with `pca =`, a metric other
 # than Euclidean, or a sparse matrix: X is read once (prepare_input()), the
 # same function is called again on the dense matrix it fits on, and the input
 # model is recorded in the fit.
-fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = TRUE) {
+fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = TRUE, neighbors = NULL) {
   if (identical(metric, "manhattan")) {
     abort_input("metric", paste0("\"manhattan\" is not available for the fitting functions yet (knn() ",
                                  "and neighbor_graph() have it); use \"euclidean\", \"cosine\" or ",
                                  "\"correlation\"."))
   }
   prep <- prepare_input(X, pca, metric, pca_scale)
+  nn <- if (!is.null(neighbors)) check_neighbors(neighbors, nrow(prep$x))
   inner <- call
   inner[[1L]] <- fun
   inner$X <- prep$x
@@ -269,12 +271,20 @@ fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = 
     inner$pca_scale <- NULL
   }
   inner$metric <- NULL
+  inner$neighbors <- NULL
+  if (!is.null(nn)) inner$knn_method <- nn
   fit <- eval(inner, env)
   fit$input <- prep$input
   fit$n_features <- prep$input$n_features
   fit$feature_names <- prep$input$feature_names
   fit$call <- call
   fit$params$metric <- prep$input$metric
+  if (!is.null(nn)) {
+    # new points are searched exactly among the training rows
+    fit$params$knn_method <- "precomputed"
+    fit$neighbors <- neighbor_spec("exact")
+    fit$neighbors$precomputed <- TRUE
+  }
   if (!is.null(fit$neighbors)) fit$neighbors$metric <- prep$input$metric
   if (!is.null(prep$input$pca)) fit$params$pca <- ncol(prep$input$pca$rotation)
   fit

@@ -146,6 +146,11 @@ knn <- function(X, k, query = NULL, method = getOption("manifoldOOS.knn_method",
                 metric = c("euclidean", "cosine", "correlation", "manhattan")) {
   metric <- check_metric(metric)
   self <- is.null(query)
+  if (inherits(method, "manifold_precomputed_nn")) {
+    # neighbour lists supplied to a fit: its self-searches read them
+    if (self) return(precomputed_knn(method, X, k))
+    method <- "exact"
+  }
   sparse <- is_sparse_input(X) || (!self && is_sparse_input(query))
   method <- check_knn_method(method)
   if (sparse && method != "hnsw") {
@@ -313,9 +318,73 @@ fit_knn <- function(object, X, k, query = NULL, n_threads = default_threads()) {
   knn(X, k, query = query, method = nb$method, hnsw_args = nb$hnsw_args, n_threads = n_threads)
 }
 
+# ---- neighbours supplied by the user --------------------------------------------
+
+# Checks `neighbors = list(idx, dist)` for the n training rows: integer row
+# indices in 1..n, finite non-negative distances sorted in each row, no row
+# listing itself, except as the first entry of every row (the layout of a
+# search of the training rows among themselves with the point included, as
+# uwot and scikit-learn's kneighbors() return it), which is dropped.
+check_neighbors <- function(neighbors, n, arg = "neighbors") {
+  if (!is.list(neighbors) || !all(c("idx", "dist") %in% names(neighbors))) {
+    abort_input(arg, "must be a list with matrices `idx` (row indices) and `dist` (distances), as knn() returns.")
+  }
+  idx <- neighbors$idx
+  dist <- neighbors$dist
+  if (!is.matrix(idx) || !is.numeric(idx) || !is.matrix(dist) || !is.numeric(dist)) {
+    abort_input(arg, "must hold numeric matrices `idx` and `dist`.")
+  }
+  if (!identical(dim(idx), dim(dist))) {
+    abort_input(arg, sprintf("has `idx` of %d x %d and `dist` of %d x %d; they must have the same shape.",
+                             nrow(idx), ncol(idx), nrow(dist), ncol(dist)))
+  }
+  if (nrow(idx) != n) {
+    abort_input(arg, sprintf("must have one row per training row (%d); it has %d.", n, nrow(idx)))
+  }
+  if (anyNA(idx) || any(idx != round(idx)) || any(idx < 1) || any(idx > n)) {
+    abort_input(arg, sprintf("`idx` must hold row indices between 1 and %d.", n))
+  }
+  if (anyNA(dist) || any(!is.finite(dist)) || any(dist < 0)) {
+    abort_input(arg, "`dist` must hold finite non-negative distances.")
+  }
+  storage.mode(idx) <- "integer"
+  storage.mode(dist) <- "double"
+  if (ncol(idx) > 1L && all(idx[, 1L] == seq_len(n))) {
+    idx <- idx[, -1L, drop = FALSE]
+    dist <- dist[, -1L, drop = FALSE]
+  }
+  if (!ncol(idx)) abort_input(arg, "holds no neighbour besides the points themselves.")
+  self_at <- which(idx == seq_len(n), arr.ind = TRUE)
+  if (nrow(self_at)) {
+    abort_input(arg, sprintf(paste0("lists row %d among its own neighbours (column %d); a point may only ",
+                                    "come first in every row (then it is dropped), or not at all."),
+                             self_at[1, 1], self_at[1, 2]))
+  }
+  if (ncol(dist) > 1L && any(dist[, -1L, drop = FALSE] < dist[, -ncol(dist), drop = FALSE])) {
+    abort_input(arg, "`dist` must be sorted in each row (nearest first).")
+  }
+  dimnames(idx) <- NULL
+  dimnames(dist) <- NULL
+  structure(list(idx = idx, dist = dist), class = "manifold_precomputed_nn")
+}
+
+# The first k supplied neighbours of every training row.
+precomputed_knn <- function(nn, X, k) {
+  if (nrow(X) != nrow(nn$idx)) {
+    abort_input("neighbors", sprintf("must have one row per training row (%d); it has %d.",
+                                     nrow(X), nrow(nn$idx)))
+  }
+  k <- check_k(k, nrow(X))
+  if (k > ncol(nn$idx)) {
+    abort_input("neighbors", sprintf("has %d neighbours per row; this fit needs %d. Supply more neighbours or a smaller `k`.",
+                                     ncol(nn$idx), k))
+  }
+  list(idx = nn$idx[, seq_len(k), drop = FALSE], dist = nn$dist[, seq_len(k), drop = FALSE])
+}
+
 format_neighbors <- function(nb) {
   h <- nb$hnsw_args
-  sprintf("%s search%s, %s metric", nb$method,
+  sprintf("%s%s search%s, %s metric", if (isTRUE(nb$precomputed)) "supplied lists; new points: " else "", nb$method,
           if (identical(nb$method, "hnsw")) sprintf(" (M = %d, ef_construction = %d, seed = %.0f)", h$M,
                                                     h$ef_construction, h$seed) else "",
           nb$metric)
@@ -347,5 +416,6 @@ radius_neighbors <- function(X, eps, query = NULL,
 # data X. Returns "exact" or "hnsw" (recorded in fit$params$knn_method), which
 # the fit passes to each of its neighbour searches.
 local_knn_method <- function(knn_method, X, arg = "knn_method") {
+  if (inherits(knn_method, "manifold_precomputed_nn")) return(knn_method)
   resolve_knn_method(check_knn_method(knn_method, arg), nrow(X), ncol(X))
 }

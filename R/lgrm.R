@@ -145,6 +145,13 @@
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
 #'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
 #' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -181,11 +188,12 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
                  degree = 2, coef0 = 1, gamma_local = gamma, gamma_global = gamma, le_t = NULL,
                  lle_reg = 1e-3, eigen_solver = c("auto", "dense", "iterative"), seed = NULL,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca, metric, neighbors)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   X <- as_data_matrix(X, "X", min_rows = 4L)
   knn_method <- local_knn_method(knn_method, X)

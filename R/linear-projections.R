@@ -235,6 +235,13 @@ lp_ridge_note <- function(res, method) {
 #'   a message; see Details), `"connect"` (join the components, see
 #'   [neighbor_graph()]) or `"error"`.
 #' @param min_beta Smallest kept \eqn{\beta = 1 - \lambda} (degree form).
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -267,11 +274,12 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
                 pca = TRUE, regularize = 0, graph = NULL,
                 on_disconnected = c("keep", "error", "connect"), min_beta = 1e-3,
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                metric = "euclidean",
+                metric = "euclidean", neighbors = NULL,
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, regularize)
@@ -338,6 +346,13 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -355,11 +370,12 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
                  sigma = "mean_pairwise", pca = TRUE, graph = NULL,
                  on_disconnected = c("keep", "error", "connect"), min_beta = 1e-3,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                 metric = "euclidean",
+                 metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   verbose <- check_verbose(verbose)
   cm <- lp_common(X, ndim, pca, 0)
@@ -461,6 +477,13 @@ lle_cost <- function(X, k, reg, knn_method = "exact") {
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -476,11 +499,12 @@ lle_cost <- function(X, k, reg, knn_method = "exact") {
 #' y_new <- predict(fit, roll$x[301:400, ])
 npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                metric = "euclidean",
+                metric = "euclidean", neighbors = NULL,
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   verbose <- check_verbose(verbose)
   knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
@@ -514,6 +538,13 @@ npp <- npe
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
 #'   search used is recorded in `fit$params$knn_method` and [predict()] uses it.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -528,11 +559,12 @@ npp <- npe
 #' round(crossprod(fit$rotation), 10)
 onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                 metric = "euclidean",
+                 metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
+    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   verbose <- check_verbose(verbose)
   knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))

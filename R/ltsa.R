@@ -40,6 +40,13 @@
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
 #'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
 #' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -68,11 +75,12 @@
 ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
                  eigen_solver = c("auto", "dense", "sparse"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca, metric, neighbors)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   n <- fit_prologue(ndim_gap = 2L)
   include_self <- check_flag(include_self, "include_self")

@@ -105,6 +105,13 @@ format_bytes <- function(b) {
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
 #'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
 #' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -141,11 +148,12 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
                  reg = 1e-3, center = TRUE, scale = c("coord", "global", "none"),
                  n_threads = default_threads(),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca, metric, neighbors)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   n <- fit_prologue()
   k <- check_k(k, n)
@@ -264,6 +272,13 @@ nppe_terms <- function(fit) {
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
 #'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
 #' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -291,11 +306,12 @@ nppe_terms <- function(fit) {
 ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
                    eigen_solver = c("sparse", "auto", "dense"),
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                   pca = NULL, pca_scale = FALSE, metric = "euclidean",
+                   pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca, metric, neighbors)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   n <- fit_prologue()
   lambda <- check_number(lambda, "lambda", lower = 0)

@@ -141,6 +141,13 @@ sr_kernel <- function(X, kernel, kernel_sigma, degree, gamma, coef0) {
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
 #'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
 #' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -165,11 +172,12 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 intercept = TRUE, graph = NULL,
                                 on_disconnected = c("error", "connect"),
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                                pca = NULL, pca_scale = FALSE, metric = "euclidean",
+                                pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca, metric, neighbors)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
@@ -213,6 +221,13 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
 #'   is part of the fit and [predict()] applies it. See [manifoldOOS-input].
 #' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param neighbors `NULL` (default: searched) or the neighbour lists of the
+#'   training rows, `list(idx, dist)` as [knn()] returns them (from another
+#'   tool, say): `n` rows, at least as many columns as the fit needs (`k`),
+#'   nearest first, a point not listing itself (or listing itself first in
+#'   every row, as a search that includes the point returns it; that column
+#'   is dropped). The fit's neighbour graph is built from them; new points
+#'   are searched exactly. See [manifoldOOS-input].
 #' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
@@ -231,11 +246,12 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  degree = 2, gamma = 1, coef0 = 1, intercept = TRUE, graph = NULL,
                  on_disconnected = c("error", "connect"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
-                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
+                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  if (needs_input(X, pca, metric, neighbors)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
+                          neighbors = neighbors))
   }
   n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")

@@ -59,3 +59,47 @@ test_that("neighbor_graph() takes a metric", {
                     class = "manifoldOOS_input_error")
   expect_identical(e$arg, "metric")
 })
+
+test_that("precomputed neighbours reproduce the searched fit exactly", {
+  d <- nb_roll()
+  Xt <- d$train
+  nn <- knn(Xt, 20)
+  nn_self <- knn(Xt, 21, query = Xt)  # each row lists itself first
+  fits <- list(isomap = list(ndim = 2, k = 8), lle = list(ndim = 2, k = 8),
+               laplacian_eigenmaps = list(ndim = 2, k = 8), ltsa = list(ndim = 2, k = 8),
+               lgrm = list(ndim = 2, k = 8), nppe = list(ndim = 2, k = 8, degree = 1),
+               diffusion_map = list(ndim = 2, k = 8, kernel = "knn", kernel_k = 10),
+               lpp = list(ndim = 2, k = 6), olpp = list(ndim = 2, k = 6), npe = list(ndim = 2, k = 8),
+               onpp = list(ndim = 2, k = 8), klpp = list(ndim = 2, k = 6),
+               spectral_regression = list(ndim = 2, k = 6), ke_lle = list(ndim = 2, k = 8))
+  for (nm in names(fits)) {
+    fun <- getExportedValue("manifoldOOS", nm)
+    a <- suppressWarnings(do.call(fun, c(list(X = Xt), fits[[nm]])))
+    b <- suppressWarnings(do.call(fun, c(list(X = Xt, neighbors = nn), fits[[nm]])))
+    c <- suppressWarnings(do.call(fun, c(list(X = Xt, neighbors = nn_self), fits[[nm]])))
+    expect_identical(embedding(b), embedding(a), info = nm)
+    expect_identical(embedding(c), embedding(a), info = nm)
+    expect_identical(b$params$knn_method, "precomputed", info = nm)
+    expect_identical(predict(b, d$new), predict(a, d$new), info = nm)
+  }
+})
+
+test_that("supplied neighbours are checked against the fit", {
+  d <- nb_roll()
+  Xt <- d$train
+  nn <- knn(Xt, 10)
+  check <- function(nb, pattern) {
+    e <- expect_error(isomap(Xt, ndim = 2, k = 8, neighbors = nb), pattern, class = "manifoldOOS_input_error")
+    expect_identical(e$arg, "neighbors")
+  }
+  check(list(idx = nn$idx[-1, ], dist = nn$dist[-1, ]), "one row per training row")
+  check(list(idx = nn$idx[, 1:5], dist = nn$dist[, 1:5]), "needs 8")
+  check(list(idx = nn$idx, dist = nn$dist[, 1:9]), "same shape")
+  check(list(idx = nn$idx + 1000L, dist = nn$dist), "row indices")
+  check(list(idx = nn$idx, dist = -nn$dist), "non-negative")
+  check(list(idx = nn$idx, dist = nn$dist[, 10:1]), "sorted")
+  bad <- nn$idx
+  bad[5, 3] <- 5L
+  check(list(idx = bad, dist = nn$dist), "row 5")
+  check(nn$idx, "list")
+})
