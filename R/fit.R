@@ -29,6 +29,13 @@
 #'   methods other than `predict()` take nothing in `...`.
 #' @param verbose Report the stages of the prediction with time-stamped
 #'   messages (see [manifoldOOS-progress]).
+#' @param neighbors `NULL` (default: searched) or the neighbours of the new
+#'   rows among the training rows, `list(idx, dist)` as
+#'   `knn(X_train, k, query = newdata)` returns them (from another tool, say):
+#'   one row per row of `newdata`, training row indices, nearest first, at
+#'   least as many columns as the rule needs. They must be neighbours in the
+#'   space the fit works in (after its `pca =` and `metric`). For the fit's
+#'   own kNN-based rules; not with `chunk_size` or `parallel`.
 #' @param novelty `TRUE` attaches novelty scores as `attr(y, "novelty")`:
 #'   one per row, above 1 for points farther from the training data than
 #'   almost all training points are from the rest (see [novelty_scores()];
@@ -118,7 +125,7 @@ embedding.manifold_fit <- function(object, ...) {
 predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
                                  chunk_size = NULL, parallel = FALSE,
                                  verbose = getOption("manifoldOOS.verbose", FALSE),
-                                 novelty = FALSE) {
+                                 novelty = FALSE, neighbors = NULL) {
   verbose <- check_verbose(verbose)
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")
@@ -132,6 +139,9 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
   native <- method %in% object$oos$available
   check_dots(..., accepted = predict_rule_args(object, method),
              fun = "predict()", context = sprintf("rule \"%s\" of a %s fit", method, object$method))
+  if (!is.null(neighbors)) {
+    object <- with_query_neighbors(object, neighbors, nrow(x), native, method, chunk_size, parallel)
+  }
   t0 <- mo_progress(verbose, "predict(%s fit): %d new points, rule \"%s\" (%s)", object$method, nrow(x),
                     method, if (native) "native" else "generic map built from the training data")
   if (parallel && is.null(chunk_size)) chunk_size <- parallel_chunk_size(nrow(x))
@@ -144,7 +154,27 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
   mo_progress(verbose, "predict(%s fit): done", object$method, start = t0)
   dimnames(y) <- list(rownames(x), colnames(object$embedding))
   if (!isFALSE(novelty)) attr(y, "novelty") <- predict_novelty(object, x, novelty, X)
+  if (!is.null(neighbors) && !isTRUE(object$query_neighbors$used$yes)) {
+    abort_input("neighbors", sprintf("was given, but rule \"%s\" of a %s fit searches no neighbours.",
+                                     method, object$method))
+  }
   y
+}
+
+# The fit with the user's query-to-training neighbour lists attached, which
+# fit_knn() then reads instead of searching (one call: no chunks).
+with_query_neighbors <- function(object, neighbors, m, native, method, chunk_size, parallel) {
+  if (!native) {
+    abort_input("neighbors", sprintf(paste0("applies to the fit's own rules; the generic rule \"%s\" ",
+                                            "searches its own neighbours."), method))
+  }
+  if (!is.null(chunk_size) || parallel) {
+    abort_input("neighbors", "cannot be combined with `chunk_size` or `parallel = TRUE`: the lists belong to all rows at once.")
+  }
+  nn <- check_neighbor_lists(neighbors, m, object$n, "neighbors", "row of `newdata`")
+  nn$used <- new.env(parent = emptyenv())
+  object$query_neighbors <- nn
+  object
 }
 
 # What predicts a block of rows: the fit and its native rule, or the generic

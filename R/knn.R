@@ -312,8 +312,21 @@ fit_neighbors <- function(object) {
   nb
 }
 
-# kNN among a fit's (already transformed) training rows with the fit's search.
+# kNN among a fit's (already transformed) training rows with the fit's search,
+# or from the query-to-training lists given to predict().
 fit_knn <- function(object, X, k, query = NULL, n_threads = default_threads()) {
+  qn <- object$query_neighbors
+  if (!is.null(query) && !is.null(qn)) {
+    if (nrow(query) != nrow(qn$idx)) {
+      abort_input("neighbors", sprintf("must have one row per row of `newdata` (%d); it has %d.",
+                                       nrow(query), nrow(qn$idx)))
+    }
+    if (k > ncol(qn$idx)) {
+      abort_input("neighbors", sprintf("has %d neighbours per row; this rule needs %d.", ncol(qn$idx), k))
+    }
+    qn$used$yes <- TRUE
+    return(list(idx = qn$idx[, seq_len(k), drop = FALSE], dist = qn$dist[, seq_len(k), drop = FALSE]))
+  }
   nb <- fit_neighbors(object)
   knn(X, k, query = query, method = nb$method, hnsw_args = nb$hnsw_args, n_threads = n_threads)
 }
@@ -326,6 +339,26 @@ fit_knn <- function(object, X, k, query = NULL, n_threads = default_threads()) {
 # search of the training rows among themselves with the point included, as
 # uwot and scikit-learn's kneighbors() return it), which is dropped.
 check_neighbors <- function(neighbors, n, arg = "neighbors") {
+  nn <- check_neighbor_lists(neighbors, n, n, arg, "training row")
+  idx <- nn$idx
+  dist <- nn$dist
+  if (ncol(idx) > 1L && all(idx[, 1L] == seq_len(n))) {
+    idx <- idx[, -1L, drop = FALSE]
+    dist <- dist[, -1L, drop = FALSE]
+  }
+  if (!ncol(idx)) abort_input(arg, "holds no neighbour besides the points themselves.")
+  self_at <- which(idx == seq_len(n), arr.ind = TRUE)
+  if (nrow(self_at)) {
+    abort_input(arg, sprintf(paste0("lists row %d among its own neighbours (column %d); a point may only ",
+                                    "come first in every row (then it is dropped), or not at all."),
+                             self_at[1, 1], self_at[1, 2]))
+  }
+  structure(list(idx = idx, dist = dist), class = "manifold_precomputed_nn")
+}
+
+# Neighbour lists of m query rows among n training rows: integer indices in
+# 1..n and finite non-negative distances, sorted in each row.
+check_neighbor_lists <- function(neighbors, m, n, arg, what) {
   if (!is.list(neighbors) || !all(c("idx", "dist") %in% names(neighbors))) {
     abort_input(arg, "must be a list with matrices `idx` (row indices) and `dist` (distances), as knn() returns.")
   }
@@ -338,9 +371,10 @@ check_neighbors <- function(neighbors, n, arg = "neighbors") {
     abort_input(arg, sprintf("has `idx` of %d x %d and `dist` of %d x %d; they must have the same shape.",
                              nrow(idx), ncol(idx), nrow(dist), ncol(dist)))
   }
-  if (nrow(idx) != n) {
-    abort_input(arg, sprintf("must have one row per training row (%d); it has %d.", n, nrow(idx)))
+  if (nrow(idx) != m) {
+    abort_input(arg, sprintf("must have one row per %s (%d); it has %d.", what, m, nrow(idx)))
   }
+  if (!ncol(idx)) abort_input(arg, "holds no neighbour.")
   if (anyNA(idx) || any(idx != round(idx)) || any(idx < 1) || any(idx > n)) {
     abort_input(arg, sprintf("`idx` must hold row indices between 1 and %d.", n))
   }
@@ -349,23 +383,12 @@ check_neighbors <- function(neighbors, n, arg = "neighbors") {
   }
   storage.mode(idx) <- "integer"
   storage.mode(dist) <- "double"
-  if (ncol(idx) > 1L && all(idx[, 1L] == seq_len(n))) {
-    idx <- idx[, -1L, drop = FALSE]
-    dist <- dist[, -1L, drop = FALSE]
-  }
-  if (!ncol(idx)) abort_input(arg, "holds no neighbour besides the points themselves.")
-  self_at <- which(idx == seq_len(n), arr.ind = TRUE)
-  if (nrow(self_at)) {
-    abort_input(arg, sprintf(paste0("lists row %d among its own neighbours (column %d); a point may only ",
-                                    "come first in every row (then it is dropped), or not at all."),
-                             self_at[1, 1], self_at[1, 2]))
-  }
   if (ncol(dist) > 1L && any(dist[, -1L, drop = FALSE] < dist[, -ncol(dist), drop = FALSE])) {
     abort_input(arg, "`dist` must be sorted in each row (nearest first).")
   }
   dimnames(idx) <- NULL
   dimnames(dist) <- NULL
-  structure(list(idx = idx, dist = dist), class = "manifold_precomputed_nn")
+  list(idx = idx, dist = dist)
 }
 
 # The first k supplied neighbours of every training row.

@@ -136,3 +136,24 @@ test_that("input arguments are checked with classed errors", {
   e <- expect_error(predict(fit, Xt[, 1:5]), class = "manifoldOOS_input_error")
   expect_identical(e$arg, "newdata")
 })
+
+test_that("chunked, parallel and file predictions apply the input model exactly as predict()", {
+  skip_if_not_installed("future")
+  skip_if_not_installed("future.apply")
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  fit <- laplacian_eigenmaps(Xt, ndim = 2, k = 8, pca = 5, metric = "cosine")
+  ref <- predict(fit, Xn)
+  expect_identical(predict(fit, Xn, chunk_size = 3), ref)
+  expect_identical(predict(fit, Matrix::Matrix(Xn, sparse = TRUE), chunk_size = 4), predict(fit, Matrix::Matrix(Xn, sparse = TRUE)))
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  expect_identical(predict(fit, Xn, parallel = TRUE, chunk_size = 5), ref)
+  f_in <- tempfile(fileext = ".csv")
+  f_out <- tempfile(fileext = ".csv")
+  on.exit(unlink(c(f_in, f_out)), add = TRUE)
+  utils::write.csv(Xn, f_in, row.names = FALSE)
+  predict_file(fit, f_in, f_out, chunk_size = 6)
+  out <- as.matrix(utils::read.csv(f_out))
+  expect_equal(unname(out), unname(as.matrix(ref))[, , drop = FALSE] + 0, tolerance = 1e-15, ignore_attr = TRUE)
+})

@@ -103,3 +103,42 @@ test_that("supplied neighbours are checked against the fit", {
   check(list(idx = bad, dist = nn$dist), "row 5")
   check(nn$idx, "list")
 })
+
+test_that("predict(neighbors =) reads supplied query neighbours in every kNN-based native rule", {
+  d <- nb_roll()
+  Xt <- d$train
+  cases <- list(
+    list(fit = isomap(Xt, ndim = 2, k = 8), X = Xt, methods = c("nystrom", "triangulation")),
+    list(fit = laplacian_eigenmaps(Xt, ndim = 2, k = 8), X = Xt, methods = NULL),
+    list(fit = lle(Xt, ndim = 2, k = 8), X = Xt, methods = NULL),
+    list(fit = diffusion_map(Xt, ndim = 2, k = 8, kernel = "knn", kernel_k = 10), X = Xt, methods = NULL),
+    list(fit = isomap(Xt, ndim = 2, k = 8, metric = "cosine"), X = Xt / sqrt(rowSums(Xt^2)), methods = NULL))
+  for (cs in cases) {
+    q <- if (identical(cs$fit$params$metric, "cosine")) d$new / sqrt(rowSums(d$new^2)) else d$new
+    nn <- knn(cs$X, 15, query = q)
+    for (m in if (is.null(cs$methods)) list(NULL) else as.list(cs$methods)) {
+      expect_identical(predict(cs$fit, d$new, method = m, neighbors = nn), predict(cs$fit, d$new, method = m),
+                       info = cs$fit$method)
+    }
+  }
+  fit <- cases[[1]]$fit
+  # other lists give other answers: the lists are really read
+  nn <- knn(Xt, 15, query = d$new)
+  nn$idx[, 1:8] <- nn$idx[, 8:1]
+  expect_false(identical(predict(fit, d$new, neighbors = nn), predict(fit, d$new)))
+  # checks: shape, indices, rule
+  ok <- knn(Xt, 15, query = d$new)
+  e <- expect_error(predict(fit, d$new[-1, ], neighbors = ok), "one row per row", class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "neighbors")
+  e <- expect_error(predict(fit, d$new, neighbors = list(idx = ok$idx[, 1:3], dist = ok$dist[, 1:3])),
+                    "needs 8", class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "neighbors")
+  e <- expect_error(predict(fit, d$new, neighbors = ok, method = "goose", X = Xt), "generic",
+                    class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "neighbors")
+  e <- expect_error(predict(fit, d$new, neighbors = ok, chunk_size = 10), class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "neighbors")
+  e <- expect_error(predict(lgrm(Xt, ndim = 2, k = 8), d$new, neighbors = ok), "searches no neighbours",
+                    class = "manifoldOOS_input_error")
+  expect_identical(e$arg, "neighbors")
+})
