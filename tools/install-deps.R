@@ -56,6 +56,8 @@ tools_needed <- switch(mode,
   site = c(pandoc = "pandoc", `libjs-mathjax` = ""),
   `site-test` = c(chromium = "chromium"),
   check = c(pandoc = "pandoc", qpdf = "qpdf"),
+  # scikit-learn: the outside implementation some tests agree with
+  test = c(`python3-sklearn` = ""),
   character())
 # Debian's r-cran-rcpphnsw leaves hnswlib's headers to libhnswlib-dev (CRAN's
 # RcppHNSW ships them): needed to compile the package where apt is used.

@@ -157,3 +157,17 @@ test_that("chunked, parallel and file predictions apply the input model exactly 
   out <- as.matrix(utils::read.csv(f_out))
   expect_equal(unname(out), unname(as.matrix(ref))[, , drop = FALSE] + 0, tolerance = 1e-15, ignore_attr = TRUE)
 })
+
+test_that("isomap(metric = \"cosine\") agrees with scikit-learn's Isomap on the unit rows", {
+  skip_if_no_sklearn()
+  set.seed(21)
+  X <- swiss_roll(300, seed = 4)$x + 20
+  ours <- embedding(isomap(X, ndim = 2, k = 10, metric = "cosine", eigen_solver = "dense"))
+  theirs <- run_sklearn(X, paste0(
+    "from sklearn.manifold import Isomap\n",
+    "U = X / np.sqrt((X ** 2).sum(axis=1))[:, None]\n",
+    "OUT = Isomap(n_neighbors=10, n_components=2, eigen_solver='dense', path_method='D').fit_transform(U)"))
+  # columns agree up to sign
+  sgn <- sign(colSums(ours * theirs))
+  expect_equal(unname(ours), sweep(theirs, 2, sgn, "*"), tolerance = 1e-8)
+})
