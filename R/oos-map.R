@@ -1,7 +1,255 @@
 # Out-of-sample maps for any embedding: GOoSE, sparse coding, LVM,
 # reconstruction weights, linearization, RBF network, kernel ridge regression.
 
-oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf", "krr")
+# The registry of out-of-sample rules: one entry per rule, and everything
+# else is derived from it (the choices of oos_map()'s `method`,
+# `oos_map_methods`, the generic rules every fit accepts, the dispatch of
+# predict() and the list of rules on the help page). An entry holds
+#   doc     the rule's paragraph on ?oos_map (markdown; a leading line names it),
+#   build   function(X, Y, a): checks the arguments the rule uses (`a`: the
+#           arguments of oos_map(), `knn_method` resolved) and returns
+#           list(params = , data = ): settings and what predict() needs,
+#   predict function(d, p, x, km, n_threads): the coordinates of the rows of
+#           `x` from data `d` and params `p` (`km`: the neighbour search);
+#           per-row attributes named in `row_attributes` may be attached,
+#   row_attributes  those attribute names (dropped where a caller strips them),
+#   lazy    TRUE when build() only stores the training data and the work is
+#           done in predict() (the local rules); FALSE when it solves for
+#           coefficients.
+# To add a rule: add an entry here (its position is its place in the
+# documented order), test it in
+# tests/testthat/test-oos-map.R, and regenerate the documentation.
+oos_rules <- list(
+  goose = list(
+    doc = c(
+      "the generalised out-of-sample extension (Strange and",
+      "Zwiggelaar 2011), in its centred form:",
+      "local PCA of `N_k(x)` (directions `V`, `q = ncol(Y)`), Procrustes",
+      "rotation `R` of the centred projected neighbourhood onto the centred",
+      "embedded neighbourhood, a scale `B` and",
+      "`y = mean(Y_N) + ((x - mean(X_N)) V) R B`. `scale = \"axis\"` (default)",
+      "uses per-axis range ratios measured after the rotation, `\"isotropic\"`",
+      "the Procrustes scale `tr(Sigma) / ||Y'||^2`, `\"none\"` no scale.",
+      "`variant = \"literal_thesis\"` runs the printed pseudocode (uncentred SVD,",
+      "translation before rotation) for fidelity experiments only. Needs",
+      "`k >= ncol(Y) + 1`; default `k = 10`."),
+    build = function(X, Y, a) {
+      params <- list(k = oos_local_k(a$k, nrow(X), 10L, ncol(Y) + 1L),
+                     scale = check_choice(a$scale, c("axis", "isotropic", "none"), "scale"),
+                     variant = check_choice(a$variant, c("centred", "literal_thesis"), "variant"),
+                     snap = check_flag(a$snap, "snap"),
+                     knn_method = a$knn_method)
+      list(params = params, data = list(X = X, Y = Y))
+    },
+    predict = function(d, p, x, km, n_threads) {
+      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
+      core(.mo_goose(d$X, d$Y, x, nn$idx, nn$dist, p$scale, p$variant, p$snap, n_threads))
+    },
+    lazy = TRUE
+  ),
+  sparse = list(
+    doc = c(
+      "sparse-coding weights (Raducanu and Dornaika 2013): the",
+      "exact l1 code `a` of `x` over the training rows plus an error basis",
+      "([l1_code()]), weights `|a_i|`, and the weighted average",
+      "`y = sum_i |a_i| y_i / sum_i |a_i|` (eq. 9). With `normalize = TRUE`",
+      "(default) training rows and new rows are scaled to unit norm first, which",
+      "makes the map scale-free and reproduces training points exactly. When",
+      "all weights vanish (`x` is coded by the error part alone) the nearest",
+      "training point's embedding is returned and attribute `fallback` is set."),
+    build = function(X, Y, a) {
+      params <- list(solver = check_choice(a$solver, c("homotopy", "admm"), "solver"),
+                     normalize = check_flag(a$normalize, "normalize"))
+      E <- check_error_basis(a$error_basis, ncol(X))
+      params$error_basis <- if (length(E)) "user" else "identity"
+      params$knn_method <- a$knn_method
+      Xf <- if (params$normalize) unit_rows(X) else X
+      list(params = params, data = list(X = Xf, Y = Y, E = E))
+    },
+    predict = function(d, p, x, km, n_threads) {
+      xf <- if (p$normalize) unit_rows(x) else x
+      r <- core(.mo_sparse_oos(d$X, d$E, d$Y, xf, p$solver, 20000L, 8L, n_threads))
+      y <- r$y
+      if (any(r$zero_weight)) {
+        rows <- which(r$zero_weight)
+        nn <- knn(d$X, 1L, query = xf[rows, , drop = FALSE], method = km, n_threads = n_threads)
+        y[rows, ] <- d$Y[nn$idx[, 1], , drop = FALSE]
+      }
+      y <- as.matrix(y)
+      attr(y, "fallback") <- r$zero_weight
+      attr(y, "certified") <- r$certified
+      y
+    },
+    row_attributes = c("fallback", "certified"),
+    lazy = TRUE
+  ),
+  lvm = list(
+    doc = c(
+      "the Laplacian-eigenmaps latent variable model map",
+      "(Carreira-Perpinan and Lu 2007): a Nadaraya--Watson average of the",
+      "embeddings of `N_k(x)` with weights `exp(-||x - x_i||^2 / beta)`;",
+      "`beta = \"mean\"` is the mean squared distance between training pairs.",
+      "Default `k = 3` (the best setting of Raducanu and Dornaika)."),
+    build = function(X, Y, a) {
+      params <- list(k = oos_local_k(a$k, nrow(X), 3L),
+                     beta = resolve_beta(a$beta, X),
+                     snap = check_flag(a$snap, "snap"),
+                     knn_method = a$knn_method)
+      list(params = params, data = list(X = X, Y = Y))
+    },
+    predict = function(d, p, x, km, n_threads) {
+      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
+      y <- core(.mo_lvm_average(d$Y, nn$idx, nn$dist, sqrt(p$beta / 2)))$y
+      if (p$snap) {
+        hit <- nn$dist[, 1] == 0
+        if (any(hit)) y[hit, ] <- d$Y[nn$idx[hit, 1], , drop = FALSE]
+      }
+      y
+    },
+    lazy = TRUE
+  ),
+  reconstruction = list(
+    doc = c(
+      "Saul and Roweis' rule: LLE reconstruction weights",
+      "of `x` from `N_k(x)` (regulariser `reg * trace`), `y = sum_j w_j y_j`.",
+      "Default `k = 10`."),
+    build = function(X, Y, a) {
+      params <- list(k = oos_local_k(a$k, nrow(X), 10L),
+                     reg = check_number(a$reg, "reg", lower = 0),
+                     snap = check_flag(a$snap, "snap"),
+                     knn_method = a$knn_method)
+      list(params = params, data = list(X = X, Y = Y))
+    },
+    predict = function(d, p, x, km, n_threads) {
+      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
+      W <- core(.mo_reconstruction_weights(d$X, x, nn$idx, p$reg,
+                                           if (p$snap) nn$dist else matrix(0, 0, 0), n_threads))
+      core(.mo_reconstruct_embedding(d$Y, nn$idx, W))
+    },
+    lazy = TRUE
+  ),
+  linear = list(
+    doc = c(
+      "linearization: `A = argmin ||Y_c - X_c A||^2 + ridge ||A||^2`",
+      "(minimum-norm least squares via the SVD when `ridge = 0`, which",
+      "interpolates the training embedding whenever `X_c` has full row rank;",
+      "`ridge = \"loo\"` chooses one ridge per embedding coordinate by",
+      "leave-one-out cross-validation (exact PRESS) on the training set over",
+      "`s_max^2 * 10^(-10, -9.75, ..., 1)`, `s_max` the largest singular value",
+      "of `X_c`; the ridges are in `params$ridge`),",
+      "`y = ybar + (x - mu) A`; `intercept = FALSE` drops the centring",
+      "(`Y = X A`, as in Raducanu and Dornaika)."),
+    build = function(X, Y, a) {
+      params <- list(intercept = check_flag(a$intercept, "intercept"))
+      if (is.character(a$ridge)) {
+        check_choice(a$ridge, "loo", "ridge")
+        m <- linear_ridge_loo(X, Y, params$intercept)
+        params$ridge <- m$ridge
+        params$ridge_rule <- "loo"
+      } else {
+        params$ridge <- check_number(a$ridge, "ridge", lower = 0)
+        m <- core(.mo_linear_fit(X, Y, params$intercept, params$ridge))
+      }
+      params$rank <- m$rank
+      list(params = params, data = list(mu = m$mu, ybar = m$ybar, A = m$A))
+    },
+    predict = function(d, p, x, km, n_threads) core(.mo_linear_predict(d$mu, d$ybar, d$A, x)),
+    lazy = FALSE
+  ),
+  rbf = list(
+    doc = c(
+      "RBF network with one Gaussian `exp(-||x - x_i||^2 / s)` per",
+      "training point, aperture `s` = the mean squared distance between training",
+      "pairs; the coefficients interpolate `Y` (`(Phi + ridge I) C = Y`); when",
+      "`Phi` is numerically singular a jitter from `1e-12` is added and",
+      "reported."),
+    build = function(X, Y, a) {
+      params <- list(aperture = resolve_beta(a$beta, X, arg = "beta"),
+                     ridge = check_number(a$ridge, "ridge", lower = 0))
+      m <- core(.mo_rbf_network_fit(X, Y, params$aperture, params$ridge))
+      params$shift <- m$shift
+      if (m$shift > params$ridge) {
+        warn_mo(sprintf("the RBF interpolation matrix is numerically singular; a diagonal jitter of %.3g was added.",
+                        m$shift - params$ridge))
+      }
+      list(params = params, data = list(X = X, C = m$C))
+    },
+    predict = function(d, p, x, km, n_threads) {
+      core(.mo_kernel_map_predict(d$X, d$C, rep(0, ncol(d$C)), x, "rbf",
+                                  sqrt(p$aperture / 2), 1, 1, 2, n_threads))
+    },
+    lazy = FALSE
+  ),
+  krr = list(
+    doc = c(
+      "kernel ridge regression with the package kernels (default",
+      "Gaussian `exp(-||a - b||^2 / (2 sigma^2))` with",
+      "`sigma = \"median_pairwise\"`, `lambda = 1e-3`; `lambda = \"gcv\"` picks it",
+      "by generalised cross-validation on a log grid). With `bias = \"feature\"`",
+      "(default) it is ridge regression in feature space with an unpenalised",
+      "intercept -- Yang et al.'s (2010) LGRM regression map as written in",
+      "Strange's thesis (Eq. 5.3):",
+      "`y = ybar + (k(x) - K 1/n)^T H (H K H + lambda I)^{-1} H Y`",
+      "(`H` the centring matrix); with `bias = \"mean\"` the offset is only the",
+      "mean embedding: `y = ybar + k(x)^T (K + lambda I)^{-1} (Y - ybar)`.",
+      "The thesis settings are `kernel = \"rbf\", sigma = 10, lambda = 1e-4`."),
+    build = function(X, Y, a) {
+      ks <- kernel_spec(a$kernel, sigma = a$sigma, X = X)
+      if (identical(ks$type, "function")) abort_input("kernel", "must be \"rbf\", \"linear\" or \"polynomial\" for KRR.")
+      params <- list(bias = check_choice(a$bias, c("feature", "mean"), "bias"))
+      fi <- params$bias == "feature"
+      if (is.character(a$lambda)) {
+        check_choice(a$lambda, "gcv", "lambda")
+        grid <- 10^seq(-8, 2, by = 0.25)
+        gcv <- core(.mo_krr_gcv(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, grid, fi))
+        params$lambda <- grid[which.min(gcv)]
+        params$lambda_rule <- "gcv"
+      } else {
+        params$lambda <- check_number(a$lambda, "lambda", lower = 0)
+      }
+      m <- core(.mo_krr_fit(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, params$lambda, fi))
+      params$kernel <- ks$type
+      params$sigma <- ks$sigma
+      params$shift <- m$shift
+      list(params = params, data = list(X = X, C = m$C, ybar = m$ybar, kernel = unclass(ks)))
+    },
+    predict = function(d, p, x, km, n_threads) {
+      ks <- d$kernel
+      core(.mo_kernel_map_predict(d$X, d$C, d$ybar, x, ks$type, ks$sigma, ks$gamma,
+                                  ks$coef0, ks$degree, n_threads))
+    },
+    lazy = FALSE
+  )
+)
+
+# The rule names, in the registry's order.
+oos_map_methods <- names(oos_rules)
+
+# The "Methods" list of ?oos_map, from the registry (used by roxygen).
+oos_rules_doc <- function() {
+  paste0("* `\"", names(oos_rules), "\"` -- ",
+         vapply(oos_rules, function(r) paste(r$doc, collapse = "\n  "), ""),
+         collapse = "\n")
+}
+
+# The rule names as a sentence for the help page: `"a"`, `"b"`, ... or `"z"`.
+oos_rules_names_doc <- function() {
+  q <- sprintf("`\"%s\"`", oos_map_methods)
+  paste0(paste(q[-length(q)], collapse = ", "), " or ", q[length(q)])
+}
+
+# The number of neighbours of a local rule: the user's `k` (checked against
+# the `n` training points) or the rule's default, at least `min`.
+oos_local_k <- function(k, n, default, min = 1L) {
+  if (is.null(k)) {
+    kk <- min(max(default, min), n)
+    if (kk < min) abort_input("k", sprintf("must be at least %d, but there are only %d training points.", min, n))
+    return(kk)
+  }
+  kk <- check_k(k, n, "k", self = FALSE)
+  if (kk < min) abort_input("k", sprintf("must be at least %d for this method (got %d).", min, kk))
+  kk
+}
 
 #' Out-of-sample maps for any embedding
 #'
@@ -12,58 +260,8 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #' predictions equal row-by-row predictions.
 #'
 #' Methods (rows are points; `N_k(x)` = the `k` nearest training points of `x`):
-#' * `"goose"` -- the generalised out-of-sample extension (Strange and
-#'   Zwiggelaar 2011), in the centred form of the package's specification:
-#'   local PCA of `N_k(x)` (directions `V`, `q = ncol(Y)`), Procrustes
-#'   rotation `R` of the centred projected neighbourhood onto the centred
-#'   embedded neighbourhood, a scale `B` and
-#'   `y = mean(Y_N) + ((x - mean(X_N)) V) R B`. `scale = "axis"` (default)
-#'   uses per-axis range ratios measured after the rotation, `"isotropic"`
-#'   the Procrustes scale `tr(Sigma) / ||Y'||^2`, `"none"` no scale.
-#'   `variant = "literal_thesis"` runs the printed pseudocode (uncentred SVD,
-#'   translation before rotation) for fidelity experiments only. Needs
-#'   `k >= ncol(Y) + 1`; default `k = 10`.
-#' * `"sparse"` -- sparse-coding weights (Raducanu and Dornaika 2013): the
-#'   exact l1 code `a` of `x` over the training rows plus an error basis
-#'   ([l1_code()]), weights `|a_i|`, and the weighted average
-#'   `y = sum_i |a_i| y_i / sum_i |a_i|` (eq. 9). With `normalize = TRUE`
-#'   (default) training rows and new rows are scaled to unit norm first, which
-#'   makes the map scale-free and reproduces training points exactly. When
-#'   all weights vanish (`x` is coded by the error part alone) the nearest
-#'   training point's embedding is returned and attribute `fallback` is set.
-#' * `"lvm"` -- the Laplacian-eigenmaps latent variable model map
-#'   (Carreira-Perpinan and Lu 2007): a Nadaraya--Watson average of the
-#'   embeddings of `N_k(x)` with weights `exp(-||x - x_i||^2 / beta)`;
-#'   `beta = "mean"` is the mean squared distance between training pairs.
-#'   Default `k = 3` (the best setting of Raducanu and Dornaika).
-#' * `"reconstruction"` -- Saul and Roweis' rule: LLE reconstruction weights
-#'   of `x` from `N_k(x)` (regulariser `reg * trace`), `y = sum_j w_j y_j`.
-#'   Default `k = 10`.
-#' * `"linear"` -- linearization: `A = argmin ||Y_c - X_c A||^2 + ridge ||A||^2`
-#'   (minimum-norm least squares via the SVD when `ridge = 0`, which
-#'   interpolates the training embedding whenever `X_c` has full row rank;
-#'   `ridge = "loo"` chooses one ridge per embedding coordinate by
-#'   leave-one-out cross-validation (exact PRESS) on the training set over
-#'   `s_max^2 * 10^(-10, -9.75, ..., 1)`, `s_max` the largest singular value
-#'   of `X_c`; the ridges are in `params$ridge`),
-#'   `y = ybar + (x - mu) A`; `intercept = FALSE` drops the centring
-#'   (`Y = X A`, as in Raducanu and Dornaika).
-#' * `"rbf"` -- RBF network with one Gaussian `exp(-||x - x_i||^2 / s)` per
-#'   training point, aperture `s` = the mean squared distance between training
-#'   pairs; the coefficients interpolate `Y` (`(Phi + ridge I) C = Y`); when
-#'   `Phi` is numerically singular a jitter from `1e-12` is added and
-#'   reported.
-#' * `"krr"` -- kernel ridge regression with the package kernels (default
-#'   Gaussian `exp(-||a - b||^2 / (2 sigma^2))` with
-#'   `sigma = "median_pairwise"`, `lambda = 1e-3`; `lambda = "gcv"` picks it
-#'   by generalised cross-validation on a log grid). With `bias = "feature"`
-#'   (default) it is ridge regression in feature space with an unpenalised
-#'   intercept -- Yang et al.'s (2010) LGRM regression map as written in
-#'   Strange's thesis (Eq. 5.3):
-#'   `y = ybar + (k(x) - K 1/n)^T H (H K H + lambda I)^{-1} H Y`
-#'   (`H` the centring matrix); with `bias = "mean"` the offset is only the
-#'   mean embedding: `y = ybar + k(x)^T (K + lambda I)^{-1} (Y - ybar)`.
-#'   The thesis settings are `kernel = "rbf", sigma = 10, lambda = 1e-4`.
+#'
+#' `r oos_rules_doc()`
 #'
 #' The local rules (`goose`, `lvm`, `reconstruction`) return the training
 #' embedding exactly for a new point identical to a training point
@@ -73,8 +271,7 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #' @param X Training data (`n x p`), one row per point.
 #' @param Y Embedding of the training rows: a numeric matrix (or data frame)
 #'   with `nrow(X)` rows and no missing values.
-#' @param method One of `"goose"`, `"sparse"`, `"lvm"`, `"reconstruction"`,
-#'   `"linear"`, `"rbf"`, `"krr"`.
+#' @param method One of `r oos_rules_names_doc()`.
 #' @param k Number of neighbours for the local rules (`NULL`: the method's
 #'   default).
 #' @param scale,variant GOoSE scale (`"axis"`, `"isotropic"`, `"none"`) and
@@ -136,7 +333,7 @@ oos_map_methods <- c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf"
 #'   um <- oos_map(roll$x[train, ], Yu, method = "goose")
 #'   head(predict(um, roll$x[-train, ]))
 #' }
-oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction", "linear", "rbf", "krr"),
+oos_map <- function(X, Y, method = "goose",
                     k = NULL, scale = c("axis", "isotropic", "none"),
                     variant = c("centred", "literal_thesis"), snap = TRUE,
                     solver = c("homotopy", "admm"), normalize = TRUE, error_basis = "identity",
@@ -156,91 +353,16 @@ oos_map <- function(X, Y, method = c("goose", "sparse", "lvm", "reconstruction",
   q <- ncol(Y)
   t0 <- mo_progress(verbose, "oos_map(\"%s\"): %d training points x %d features -> %d dimensions",
                     method, n, ncol(X), q)
-  params <- list()
-  data <- list()
-  local_k <- function(default, min = 1L) {
-    if (is.null(k)) {
-      kk <- min(max(default, min), n)
-      if (kk < min) abort_input("k", sprintf("must be at least %d, but there are only %d training points.", min, n))
-      return(kk)
-    }
-    kk <- check_k(k, n, "k", self = FALSE)
-    if (kk < min) abort_input("k", sprintf("must be at least %d for this method (got %d).", min, kk))
-    kk
-  }
-  if (method == "goose") {
-    params$k <- local_k(10L, q + 1L)
-    params$scale <- check_choice(scale, c("axis", "isotropic", "none"), "scale")
-    params$variant <- check_choice(variant, c("centred", "literal_thesis"), "variant")
-    params$snap <- check_flag(snap, "snap")
-    params$knn_method <- knn_method
-    data <- list(X = X, Y = Y)
-  } else if (method == "lvm") {
-    params$k <- local_k(3L)
-    params$beta <- resolve_beta(beta, X)
-    params$snap <- check_flag(snap, "snap")
-    params$knn_method <- knn_method
-    data <- list(X = X, Y = Y)
-  } else if (method == "reconstruction") {
-    params$k <- local_k(10L)
-    params$reg <- check_number(reg, "reg", lower = 0)
-    params$snap <- check_flag(snap, "snap")
-    params$knn_method <- knn_method
-    data <- list(X = X, Y = Y)
-  } else if (method == "sparse") {
-    params$solver <- check_choice(solver, c("homotopy", "admm"), "solver")
-    params$normalize <- check_flag(normalize, "normalize")
-    E <- check_error_basis(error_basis, ncol(X))
-    params$error_basis <- if (length(E)) "user" else "identity"
-    params$knn_method <- knn_method
-    Xf <- if (params$normalize) unit_rows(X) else X
-    data <- list(X = Xf, Y = Y, E = E)
-  } else if (method == "linear") {
-    params$intercept <- check_flag(intercept, "intercept")
-    if (is.character(ridge)) {
-      check_choice(ridge, "loo", "ridge")
-      m <- linear_ridge_loo(X, Y, params$intercept)
-      params$ridge <- m$ridge
-      params$ridge_rule <- "loo"
-    } else {
-      params$ridge <- check_number(ridge, "ridge", lower = 0)
-      m <- core(.mo_linear_fit(X, Y, params$intercept, params$ridge))
-    }
-    params$rank <- m$rank
-    data <- list(mu = m$mu, ybar = m$ybar, A = m$A)
-  } else if (method == "rbf") {
-    params$aperture <- resolve_beta(beta, X, arg = "beta")
-    params$ridge <- check_number(ridge, "ridge", lower = 0)
-    m <- core(.mo_rbf_network_fit(X, Y, params$aperture, params$ridge))
-    params$shift <- m$shift
-    if (m$shift > params$ridge) {
-      warn_mo(sprintf("the RBF interpolation matrix is numerically singular; a diagonal jitter of %.3g was added.",
-                      m$shift - params$ridge))
-    }
-    data <- list(X = X, C = m$C)
-  } else if (method == "krr") {
-    ks <- kernel_spec(kernel, sigma = sigma, X = X)
-    if (identical(ks$type, "function")) abort_input("kernel", "must be \"rbf\", \"linear\" or \"polynomial\" for KRR.")
-    params$bias <- check_choice(bias, c("feature", "mean"), "bias")
-    fi <- params$bias == "feature"
-    if (is.character(lambda)) {
-      check_choice(lambda, "gcv", "lambda")
-      grid <- 10^seq(-8, 2, by = 0.25)
-      gcv <- core(.mo_krr_gcv(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, grid, fi))
-      params$lambda <- grid[which.min(gcv)]
-      params$lambda_rule <- "gcv"
-    } else {
-      params$lambda <- check_number(lambda, "lambda", lower = 0)
-    }
-    m <- core(.mo_krr_fit(X, Y, ks$type, ks$sigma, ks$gamma, ks$coef0, ks$degree, params$lambda, fi))
-    params$kernel <- ks$type
-    params$sigma <- ks$sigma
-    params$shift <- m$shift
-    data <- list(X = X, C = m$C, ybar = m$ybar, kernel = unclass(ks))
-  }
+  rule <- oos_rules[[method]]
+  built <- rule$build(X, Y, list(k = k, scale = scale, variant = variant, snap = snap, solver = solver,
+                                 normalize = normalize, error_basis = error_basis, beta = beta, reg = reg,
+                                 intercept = intercept, ridge = ridge, kernel = kernel, sigma = sigma,
+                                 lambda = lambda, bias = bias, knn_method = knn_method))
+  params <- built$params
+  data <- built$data
   mo_progress(verbose, "oos_map(\"%s\"): built%s", method,
-              if (method %in% c("linear", "rbf", "krr")) " (coefficients solved)" else
-                " (stores the training data; the work is done in predict())", start = t0)
+              if (rule$lazy) " (stores the training data; the work is done in predict())" else
+                " (coefficients solved)", start = t0)
   structure(
     list(method = method, params = params, data = data, n = n, ndim = q,
          n_features = ncol(X), feature_names = colnames(X), embedding_names = colnames(Y),
@@ -355,52 +477,9 @@ predict_map_rows <- function(object, x, n_threads = NULL, strip = FALSE) {
   p <- object$params
   # the neighbour search chosen when the map was built (exact for older maps)
   km <- if (is.null(p$knn_method)) "exact" else p$knn_method
-  d <- object$data
-  extra <- NULL
-  y <- switch(object$method,
-    goose = {
-      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
-      core(.mo_goose(d$X, d$Y, x, nn$idx, nn$dist, p$scale, p$variant, p$snap, n_threads))
-    },
-    lvm = {
-      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
-      r <- core(.mo_lvm_average(d$Y, nn$idx, nn$dist, sqrt(p$beta / 2)))
-      yy <- r$y
-      if (p$snap) {
-        hit <- nn$dist[, 1] == 0
-        if (any(hit)) yy[hit, ] <- d$Y[nn$idx[hit, 1], , drop = FALSE]
-      }
-      yy
-    },
-    reconstruction = {
-      nn <- knn(d$X, p$k, query = x, method = km, n_threads = n_threads)
-      W <- core(.mo_reconstruction_weights(d$X, x, nn$idx, p$reg,
-                                           if (p$snap) nn$dist else matrix(0, 0, 0), n_threads))
-      core(.mo_reconstruct_embedding(d$Y, nn$idx, W))
-    },
-    sparse = {
-      xf <- if (p$normalize) unit_rows(x) else x
-      r <- core(.mo_sparse_oos(d$X, d$E, d$Y, xf, p$solver, 20000L, 8L, n_threads))
-      yy <- r$y
-      if (any(r$zero_weight)) {
-        rows <- which(r$zero_weight)
-        nn <- knn(d$X, 1L, query = xf[rows, , drop = FALSE], method = km, n_threads = n_threads)
-        yy[rows, ] <- d$Y[nn$idx[, 1], , drop = FALSE]
-      }
-      extra <- list(fallback = r$zero_weight, certified = r$certified)
-      yy
-    },
-    linear = core(.mo_linear_predict(d$mu, d$ybar, d$A, x)),
-    rbf = core(.mo_kernel_map_predict(d$X, d$C, rep(0, ncol(d$C)), x, "rbf",
-                                      sqrt(p$aperture / 2), 1, 1, 2, n_threads)),
-    krr = {
-      ks <- d$kernel
-      core(.mo_kernel_map_predict(d$X, d$C, d$ybar, x, ks$type, ks$sigma, ks$gamma,
-                                  ks$coef0, ks$degree, n_threads))
-    }
-  )
-  y <- as.matrix(y)
-  if (!strip && !is.null(extra)) for (nm in names(extra)) attr(y, nm) <- extra[[nm]]
+  rule <- oos_rules[[object$method]]
+  y <- as.matrix(rule$predict(object$data, p, x, km, n_threads))
+  if (strip) for (nm in rule$row_attributes) attr(y, nm) <- NULL
   y
 }
 

@@ -55,7 +55,7 @@ bench_load <- function() {
   cat(sprintf("  machine: %d cores; %s\n", parallel::detectCores(), trimws(up)))
 }
 
-# The fact behind missing Rdimtools rows (issues #4/#5 ask for Rdimtools
+# The fact behind missing Rdimtools rows (the benchmarks would give Rdimtools
 # ratios): printed by every script that would time it.
 rdimtools_note <- function() {
   if (have("Rdimtools")) return(invisible(TRUE))

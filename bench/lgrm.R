@@ -1,4 +1,4 @@
-# Benchmarks for LGRM (issue 6; sourced by bench/run.R: `Rscript bench/run.R lgrm`).
+# Benchmarks for LGRM (Yang et al. 2010; sourced by bench/run.R: `Rscript bench/run.R lgrm`).
 # Elapsed and CPU seconds are printed (the machine may be shared).
 #   * predict() of 100,000 new points with an exact n = 1000 fit (rows/s);
 #   * exact fit of a 5000-point Swiss roll (paper parameters: k = 10, sigma = 10,

@@ -1,4 +1,4 @@
-# NPPE / SNPPE (issue 7, spec 001). Targets (machine shared with other jobs,
+# NPPE / SNPPE (Qiao et al.). Targets (machine shared with other jobs,
 # see the load line):
 #   * SNPPE fit on a Swiss roll with n = 10,000: < 2 s;
 #   * predict() of 1,000,000 points: < 2 s;

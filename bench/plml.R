@@ -1,4 +1,4 @@
-# Benchmarks for PLML (piecewise-linear manifold learning), issue 9.
+# Benchmarks for PLML (piecewise-linear manifold learning; Strange 2011).
 #   * Swiss roll n = 20,000, k = 9: plml() (defaults: kNN-graph point MST
 #     above 5000 points; constrained k-means and k-means + merge) against
 #     Isomap (landmark, k = 10) and LTSA (k = 10) at the same n; the

@@ -15,7 +15,7 @@ Y <- cbind(tt, hh)                            # its 2-D ground truth
 k <- 10L
 K_max <- 100L
 
-# T and C from a co-ranking matrix (spec D.3), for the coRanking route
+# T and C from a co-ranking matrix (Lee and Verleysen 2009), for the coRanking route
 tc_from_Q <- function(Q, K) {
   n <- nrow(Q) + 1
   G <- if (K < n / 2) 2 / (n * K * (2 * n - 3 * K - 1)) else 2 / (n * (n - K) * (n - K - 1))

@@ -1,8 +1,8 @@
 # Scaling past one process: chunked / distributed predict(), predict_file()
-# and HNSW against exact neighbours (issue 19). Run with
+# and HNSW against exact neighbours. Run with
 #   flock <lock> nice -n 5 Rscript bench/run.R scale
-# Sizes (environment variables; the issue's full sizes need hours on 2 cores):
-#   SCALE_ROWS      rows predicted (issue: 1e7)              default 4e5
+# Sizes (environment variables; the full sizes need hours on 2 cores):
+#   SCALE_ROWS      rows predicted (full size: 1e7)         default 4e5
 #   SCALE_CHUNK     chunk_size                               default 1e5
 #   SCALE_FIT       training rows of the fits                default 5000
 #   SCALE_ONE_ROWS  rows of the one-worker reference run      default min(SCALE_ROWS, 1e6)
@@ -33,7 +33,7 @@ reduced <- n_rows < 1e7
 cat(sprintf("  predict: %s rows x %d features, chunk_size %s, fits on %s rows%s\n",
             format(n_rows, big.mark = ",", scientific = FALSE), p, format(chunk, big.mark = ",", scientific = FALSE),
             format(n_fit, big.mark = ",", scientific = FALSE),
-            if (reduced) "  ** REDUCED SIZE (issue: 10^7 rows) **" else ""))
+            if (reduced) "  ** REDUCED SIZE (full size: 10^7 rows) **" else ""))
 
 work <- tempfile("scale-bench-")
 dir.create(work)

@@ -1,4 +1,4 @@
-# Fits at scale (issue 20; `Rscript bench/run.R scale_fits`).
+# Fits at scale (`Rscript bench/run.R scale_fits`).
 # Every row runs in its own child process under `/usr/bin/time -v`, so that the
 # peak resident memory (maximum RSS) is that of the one fit alone. The child
 # times the fit (or the predict() call) itself; the wall and CPU seconds of the

@@ -1,6 +1,5 @@
 # Reproduction of the GOoSE experiments of Strange's thesis, chapter 5, and
-# Strange and Zwiggelaar (AAAI 2011), following spec-003 sections 5, 9.3 and 11
-# (V7, V8).
+# Strange and Zwiggelaar (AAAI 2011).
 #
 # Full size:   Rscript inst/experiments/goose.R
 # Options:     --n=2000 --runs=10 --folds=10 --out=inst/experiments/results

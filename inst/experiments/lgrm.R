@@ -1,4 +1,4 @@
-# Full-size reproduction of seed 000 (Yang et al., AAAI 2010, LGRM; spec 000 section 9).
+# Full-size reproduction of Yang et al. (AAAI 2010), LGRM.
 #
 # Usage (from the package root, with manifoldOOS installed):
 #   Rscript inst/experiments/lgrm.R [parts] [--splits=10] [--out=inst/experiments/results]
@@ -10,7 +10,7 @@
 # companion lgrm-sessioninfo.txt. The vignette `lgrm` prints these tables
 # beside its reduced live run.
 #
-# Settings (paper, spec 8): m = 2, gamma = 1e-4, mu = 1e-5, RBF kernel
+# Settings (the paper's): m = 2, gamma = 1e-4, mu = 1e-5, RBF kernel
 # exp(-d^2/sigma^2) with sigma = 10 (Swiss roll, Swiss hole) and sigma = 100
 # (teapots, faces, pixels scaled to [0, 1]); k = 10 (the paper gives no k
 # except k = 30 for the half-rotation teapots). Baselines with their native
@@ -82,7 +82,7 @@ local(envir = lgrm_exp, {
     list(table = tab, res = res, data = d, tr = tr, te = te)
   }
 
-  # Embedding error of spec 8.5 (oos_error(type = "embedding")): Y from all of D,
+  # Embedding error (Fig. 5; oos_error(type = "embedding")): Y from all of D,
   # Yp from A plus the OOS map of B; both normalised by their training rows and
   # aligned by the orthogonal Procrustes rotation fitted on the training rows.
   embedding_error <- function(Y, Yp_train, Yp_test, A, B) {
@@ -131,7 +131,7 @@ local(envir = lgrm_exp, {
     }))
   }
 
-  # misplaced frames: loop_misplaced() / arc_misplaced() (spec 9, exported)
+  # misplaced frames: loop_misplaced() / arc_misplaced() (exported)
   arc_scores <- function(Y) {
     m <- arc_misplaced(Y)
     c(spearman = attr(m, "spearman"), misplaced = as.numeric(m))

@@ -1,5 +1,5 @@
 # Full-size reproduction of Qiao, Zhang, Wang & Zhang, "An explicit nonlinear
-# mapping for manifold learning" (seed 001; spec 001), experiments E1-E6.
+# mapping for manifold learning", experiments E1-E6.
 #
 # Usage (from the package root, with the package installed):
 #   Rscript inst/experiments/nppe.R [output_dir]
@@ -18,7 +18,7 @@ t_start <- Sys.time()
 load_line <- system("uptime", intern = TRUE)
 
 # residual variance 1 - R^2 between the pairwise distances of Y and of Z
-# (Tenenbaum's measure, spec 001 section 7), via the package's residual_variance().
+# (Tenenbaum et al. 2000), via the package's residual_variance().
 rho <- function(Y, Z) residual_variance(NULL, Y, distances = dist(Z))
 std <- function(Z) scale(Z)
 med_time <- function(expr, reps) {
@@ -173,7 +173,7 @@ image_experiment <- function(set, label, n_train, n_test, k, methods) {
   }
   do.call(rbind, res)
 }
-# SNPPE without and with the coefficient ridge (spec 001, section 9 deviation)
+# SNPPE without and with the coefficient ridge (a penalty on the coefficients)
 snppe_ridge_methods <- function(ridges = c(1e-8, 1e-6, 1e-4, 1e-2)) {
   fs <- lapply(ridges, function(r) { force(r); function(X, k) nppe(X, 2, k = k, ridge = r) })
   names(fs) <- sprintf("SNPPE ridge %s", sub("e-0", "e-", format(ridges)))
@@ -187,7 +187,7 @@ if (!is.null(frey)) {
 }
 usps <- find_set("USPS")
 if (!is.null(usps)) {
-  zeros <- which(usps$labels == 0)[1:765]   # spec 001: the first 765 zeros
+  zeros <- which(usps$labels == 0)[1:765]   # the first 765 zeros
   z <- list(x = usps$x[zeros, ], image_dim = usps$image_dim)
   z$params_truth <- digit_params(z$x, z$image_dim)
   img_rows[[length(img_rows) + 1L]] <- image_experiment(z, "USPS zeros (usps-0)", 600, 150, 5, c(

@@ -9,7 +9,7 @@
 # the vignette. Image experiments run when the shared image data are found
 # (image_data_path(); MANIFOLDOOS_DATA), else they are skipped.
 #
-# Protocol (spec 003 §9, §11): quality measures averaged over each method's
+# Protocol (after Strange 2011, ch. 4): quality measures averaged over each method's
 # neighbourhood size k and over the measure's own k (the thesis reports
 # neither grid): trustworthiness T(m), residual variance ("RMSE") of the
 # k = 10 graph geodesics, and a Procrustes error = matlab_d between the
@@ -38,7 +38,7 @@ stamp <- function(df, table) {
   invisible(df)
 }
 
-# "kgrid=spec" averages Tables 4.1/4.2 over the spec's method grid k = 3..40
+# "kgrid=spec" averages Tables 4.1/4.2 over the wide method grid k = 3..40
 # (38 fits per method and data set; hours on a shared 2-core machine)
 kgrid_spec <- "kgrid=spec" %in% args
 method_k <- if (kgrid_spec) 3:40 else if (quick) c(8L, 12L) else c(6L, 9L, 12L)
@@ -151,7 +151,7 @@ if (want("k_study")) {
   stamp(kst, "k_study")
 }
 
-# ---- dense-roll k grid: the collapse of issue 22 ------------------------------------------------
+# ---- dense-roll k grid: the collapse on dense rolls ----------------------------------------------
 # PLML on three Swiss rolls of 2000 points (seeds seed, seed + 1, seed + 2),
 # k = 3..40, T(10), with the contiguity repair (default) and without it
 # (the clusters as the constrained k-means returns them).

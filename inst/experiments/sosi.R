@@ -1,5 +1,5 @@
 # Reproduction of Vural & Guillemot (2015), "Out-of-sample generalizations for
-# supervised manifold learning for classification" (seed 002), Figs. 5/7/8/9.
+# supervised manifold learning for classification", Figs. 5/7/8/9.
 #
 # Usage (from the package root, with the package installed):
 #   Rscript inst/experiments/sosi.R [quick|full] [outdir]
@@ -88,7 +88,7 @@ run_compare <- function(ds, n_per, split, ndim, stop_frac) {
 }
 
 # mode "fig8rbf": only the self-training RBF baseline of Fig. 8 (slow: the
-# scales are re-selected on every re-embedding on the spec's 40-point grid),
+# scales are re-selected on every re-embedding on a 40-point grid),
 # written into sosi_progressive.csv (replacing the RBF rows of the same
 # embedding) after each embedding. An optional third argument selects the
 # embeddings ("S-LE", "Fisher" or "both", the default); the second is outdir.

@@ -1,13 +1,13 @@
 # Reproduction of Raducanu and Dornaika (2013), "Embedding new observations via
-# sparse-coding for non-linear manifold learning" (seed 004), following the
-# package specification spec-004 section 6 (protocol) and section 7 (tables).
+# sparse-coding for non-linear manifold learning": its protocol and its
+# tables.
 #
 # Full size:   Rscript inst/experiments/sparse-oos.R
 # Options:     --splits=10 (or --splits 10) --resume=TRUE --budget=25 (minutes)
 #              --first_split=1 (run splits first_split..splits only, so that
 #              two processes, each with its own --out, can share a machine)
 #              --prune_old=TRUE (with --resume: drop the --data sets' rows run
-#              before the issue-22 protocol fix)
+#              before the protocol fix)
 #              --fracs=0.3,0.5,0.7 --data=Yale,ORL,UMIST,YaleB,PIE
 #              --svm=TRUE --alignment=TRUE --timing=TRUE --out=inst/experiments/results
 # (1-NN on the whole dimension grid, the SVM on 12 dimensions of it.)
@@ -17,7 +17,7 @@
 # Sourcing this file with SPARSE_OOS_NO_MAIN <- TRUE defined only defines the
 # functions (the vignette does that to run reduced sizes live).
 #
-# Pipeline per split (spec-004 6.1-6.6): pixels scaled to [0, 1] -> random
+# Pipeline per split (the paper's protocol): pixels scaled to [0, 1] -> random
 # projection to D = 200 (Gaussian matrix with orthonormalised rows, drawn per
 # split) -> unit l2 norm -> Laplacian eigenmaps on the training part (full
 # graph, W = exp(-||xi - xj||^2 / beta), beta = mean squared distance,
@@ -31,8 +31,8 @@
 suppressPackageStartupMessages(library(manifoldOOS))
 
 # ---- data -----------------------------------------------------------------------
-# Pixels in [0, 1]; Extended Yale B: the first 28 subjects (spec-004 6.1:
-# the paper's 1800-image, 28-subject subset is not identified).
+# Pixels in [0, 1]; Extended Yale B: the first 28 subjects (the
+# paper's 1800-image, 28-subject subset is not identified).
 sparse_oos_data <- function(name, path = image_data_path()) {
   d <- load_image_data(name, path)
   x <- d$x
@@ -88,7 +88,7 @@ dims_grid <- function(L_max, max_points = Inf) {
 
 mean_sq_dist <- function(F) 2 * sum(sweep(F, 2, colMeans(F))^2) / (nrow(F) - 1)
 
-# Batch-mode LE (spec-004 section 1) with the full graph and beta = mean
+# Batch-mode LE (as in the paper) with the full graph and beta = mean
 # squared distance of the set being embedded; the package's heat kernel is
 # exp(-d^2 / (2 sigma^2)), so sigma = sqrt(beta / 2).
 le_full <- function(F, L) {
@@ -267,7 +267,7 @@ timing_tables <- function(dat, n_test = 50, N = 1241, L = 1200, Ds = seq(80, 200
   list(table4 = t4, table5 = t5, table6 = t6)
 }
 
-# ---- the paper's numbers (spec-004 section 7) --------------------------------------
+# ---- the paper's numbers (its tables) -----------------------------------------------
 # Tables 1 (1-NN accuracy, %), 2 (SVM accuracy, %) and 3 (alignment error) as
 # printed in the paper: one row per (data set, fraction), one column per
 # method. The three tables share their rows, so they are typed as one: the
@@ -315,7 +315,7 @@ PIE   0.7 72.82 35.39 26.78 21.83 13.42 64.03 80.71 40.57 30.14 23.71 36.71 80.7
 # --resume=TRUE the CSVs already in --out are read, settings complete there
 # (1-NN for every method of sparse_oos_methods, plus SVM and alignment when
 # asked for) are skipped, and the new rows replace the old ones of the
-# settings they redo (so settings run before the protocol change of issue 22,
+# settings they redo (so settings run before the protocol change,
 # which lack the "linear" and "rbfreg" rows, are run again).
 if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   args <- commandArgs(trailingOnly = TRUE)
@@ -349,7 +349,7 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
   key_of <- function(d) paste(d$dataset, d$frac, d$split)
   # --prune_old=TRUE (with --resume): remove the rows of the --data sets'
   # settings that lack a method of the current protocol (run before the
-  # issue-22 fix), so that a data set's averages never mix the two protocols
+  # protocol fix), so that a data set's averages never mix the two protocols
   if (resume && as.logical(opt("prune_old", "FALSE")) && !is.null(old$accuracy)) {
     a <- old$accuracy
     cur <- tapply(a$method, key_of(a), function(m) all(sparse_oos_methods %in% m))

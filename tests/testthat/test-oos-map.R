@@ -357,3 +357,28 @@ test_that("GOoSE and the KRR (Yang) map are equivariant to an isotropic scaling 
   g1 <- predict(oos_map(roll$x[tr, ], Y, method = "goose", k = 10), new)
   expect_gt(max(abs(unname(g3) - unname(g1) %*% A)), 1e-6)
 })
+
+test_that("the registry of rules has one complete entry per rule and drives oos_map() and predict()", {
+  rules <- manifoldOOS:::oos_rules
+  expect_identical(manifoldOOS:::oos_map_methods, names(rules))
+  for (m in names(rules)) {
+    r <- rules[[m]]
+    expect_true(is.character(r$doc) && length(r$doc) > 0L, info = m)
+    expect_identical(names(formals(r$build)), c("X", "Y", "a"), info = m)
+    expect_identical(names(formals(r$predict)), c("d", "p", "x", "km", "n_threads"), info = m)
+    expect_true(isTRUE(r$lazy) || isFALSE(r$lazy), info = m)
+    expect_match(manifoldOOS:::oos_rules_doc(), sprintf('`"%s"` -- ', m), fixed = TRUE)
+  }
+  # per-row attributes: kept by predict(<oos_map>), dropped when a fit routes through the rule
+  roll <- swiss_roll(120, seed = 19)
+  fit <- pca(roll$x[1:100, ], 2)
+  for (m in names(rules)) {
+    mp <- oos_map(roll$x[1:100, ], embedding(fit), method = m)
+    expect_identical(mp$method, m)
+    y <- predict(mp, roll$x[101:120, ])
+    for (a in rules[[m]]$row_attributes) expect_length(attr(y, a), 20L)
+    y2 <- predict(fit, roll$x[101:120, ], method = m, X = roll$x[1:100, ])
+    for (a in rules[[m]]$row_attributes) expect_null(attr(y2, a))
+    expect_equal(unname(y2), unname(y[, , drop = FALSE]), ignore_attr = TRUE)
+  }
+})
