@@ -295,6 +295,16 @@ oos_local_k <- function(k, n, default, min = 1L) {
 #'   rule's fallback: `"auto"`, `"exact"` or `"hnsw"` (see [knn()]); `"auto"`
 #'   is resolved for the training data when the map is built and recorded in
 #'   `params$knn_method`.
+#' @param pca `NULL` (default) or the number of principal components of `X`
+#'   the map works on: the columns are centred (and scaled, with
+#'   `pca_scale = TRUE`) and reduced by [pca()] first (sparse matrices stay
+#'   sparse); the projection is part of the map and [predict()] applies it.
+#'   See [manifoldOOS-input].
+#' @param pca_scale With `pca`: scale the columns to unit variance first.
+#' @param metric `"euclidean"` (default), `"cosine"` or `"correlation"`:
+#'   with the last two the map works on the rows of `X` scaled to unit length
+#'   (centred first, for correlation), and so do the new rows given to
+#'   [predict()]. See [manifoldOOS-input].
 #' @param verbose Report the stages of building the map (and of `predict()`)
 #'   with time-stamped messages (see [manifoldOOS-progress]).
 #' @return An object of class `"manifold_oos_map"` (with [print()],
@@ -341,8 +351,12 @@ oos_map <- function(X, Y, method = "goose",
                     kernel = "rbf", sigma = "median_pairwise", lambda = 1e-3,
                     bias = c("feature", "mean"), n_threads = default_threads(),
                     knn_method = getOption("manifoldOOS.knn_method", "auto"),
+                    pca = NULL, pca_scale = FALSE, metric = "euclidean",
                     verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  if (needs_input(X, pca, metric)) {
+    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+  }
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   Y <- as_embedding_matrix(Y, nrow(X))

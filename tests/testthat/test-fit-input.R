@@ -171,3 +171,16 @@ test_that("isomap(metric = \"cosine\") agrees with scikit-learn's Isomap on the 
   sgn <- sign(colSums(ours * theirs))
   expect_equal(unname(ours), sweep(theirs, 2, sgn, "*"), tolerance = 1e-8)
 })
+
+test_that("oos_map() takes pca = and metric = like the fits", {
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  Y <- embedding(isomap(Xt, ndim = 2, k = 8))
+  pf <- pca(Xt, 4)
+  for (rule in c("goose", "lvm", "rbf", "linear")) {
+    a <- oos_map(Xt, Y, method = rule, pca = 4, metric = "cosine")
+    b <- oos_map(unit_rows(unname(embedding(pf))), Y, method = rule)
+    expect_identical(unname(predict(a, Xn)), unname(predict(b, unit_rows(unname(predict(pf, Xn))))), info = rule)
+    expect_identical(a$params$metric, "cosine", info = rule)
+  }
+})
