@@ -396,7 +396,7 @@ lgrm_eig_opts <- function(eigen_solver) {
 
 # Cliques: the k - 1 nearest neighbours of every point (ties by index) and
 # the number of connected components of the "or"-symmetrised clique graph.
-lgrm_cliques <- function(X, k, knn_method) {
+lgrm_cliques <- function(X, k, knn_method = "exact") {
   g <- withCallingHandlers(
     neighbor_graph(X, k = k - 1L, symmetrize = "or", weights = "binary", on_disconnected = "connect",
                    knn_method = knn_method),

@@ -225,7 +225,7 @@ summary_extra.manifold_lle <- function(object) spectral_summary(object)
 # Self-kNN lists of X with the connectivity check of ?neighbor_graph (the "or"
 # symmetrisation of the kNN relation must be connected; the error names the
 # smallest k that connects it).
-local_neighbours <- function(X, k, knn_method) {
+local_neighbours <- function(X, k, knn_method = "exact") {
   g <- neighbor_graph(X, k = k, symmetrize = "none", weights = "binary",
                        on_disconnected = "error", knn_method = knn_method)
   list(idx = g$idx, dist = g$dist)

@@ -316,6 +316,11 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   is_fit <- inherits(fit_or_Y, "manifold_fit")
   if (is_fit) {
     Y <- embedding(fit_or_Y)
+    # a fit with an input model (pca =, metric =): the data as the fit sees them
+    if (!is.null(X) && !is.null(fit_or_Y$input)) X <- fit_newdata(fit_or_Y, X, "X", min_rows = 4L)
+    if (!is.null(fit_or_Y$input) && !missing(X_unlabeled) && !is.null(X_unlabeled)) {
+      X_unlabeled <- fit_newdata(fit_or_Y, X_unlabeled, "X_unlabeled")
+    }
     if (is.null(X)) X <- fit_or_Y$X_train
     if (is.null(labels)) labels <- fit_or_Y$labels
     if (is.null(X)) abort_input("X", "must be given: the fit does not store its training data.")
@@ -432,6 +437,12 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
     centres = unname(centres), coef = res$C, Ftrain = res$Ftrain, train_codes = codes, classes = lev,
     history = history, rounds = rounds, diagnostics = diag
   )
+  if (is_fit && !is.null(fit_or_Y$input)) {
+    # new rows go through the fit's input model first
+    out$input <- fit_or_Y$input
+    out$n_features <- fit_or_Y$n_features
+    out$feature_names <- fit_or_Y$feature_names
+  }
   out
 }
 
@@ -534,6 +545,11 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
                              truncate = TRUE) {
   if (inherits(fit_or_Y, "manifold_fit")) {
     Y <- embedding(fit_or_Y)
+    # a fit with an input model (pca =, metric =): the data as the fit sees them
+    if (!is.null(X) && !is.null(fit_or_Y$input)) X <- fit_newdata(fit_or_Y, X, "X", min_rows = 4L)
+    if (!is.null(fit_or_Y$input) && !missing(X_unlabeled) && !is.null(X_unlabeled)) {
+      X_unlabeled <- fit_newdata(fit_or_Y, X_unlabeled, "X_unlabeled")
+    }
     if (is.null(X)) X <- fit_or_Y$X_train
     if (is.null(labels)) labels <- fit_or_Y$labels
   } else {

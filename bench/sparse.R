@@ -41,7 +41,11 @@ X <- sparse_types(%.0f, %.0f, %g, %d)
 X <- log1p(X)
 ', n, p, density, seed)
 
-report <- function(tab) {
+# Rows bound into a table, with time ratios to the first row (> 1: slower
+# than it) when `ratio`, printed.
+report <- function(rows, ratio = TRUE) {
+  tab <- do.call(rbind, rows)
+  if (ratio) tab$ratio <- signif(tab$seconds / tab$seconds[1], 3)
   tab$seconds <- signif(tab$seconds, 4)
   tab$peak_rss_mb <- round(tab$peak_rss_mb)
   print(tab, row.names = FALSE)
@@ -72,9 +76,7 @@ if ("pca" %in% parts) {
   } else {
     cat("  irlba is not installed: no peer row\n")
   }
-  tab <- do.call(rbind, rows)
-  tab$ratio <- signif(tab$seconds / tab$seconds[1], 3)
-  report(tab)
+  report(rows)
 }
 
 if ("fits" %in% parts) {
@@ -88,7 +90,7 @@ if ("fits" %in% parts) {
     rows[[length(rows) + 1L]] <- data.frame(case = cs, impl = "manifoldOOS", seconds = r$values[["seconds"]],
                                             peak_rss_mb = r$rss)
   }
-  report(do.call(rbind, rows))
+  report(rows, ratio = FALSE)
 }
 
 if ("cosine_knn" %in% parts) {
@@ -133,9 +135,7 @@ if ("cosine_knn" %in% parts) {
   } else {
     cat("  python3 with scikit-learn is not available: no peer row\n")
   }
-  tab <- do.call(rbind, rows)
-  tab$ratio <- signif(tab$seconds / tab$seconds[1], 3)
-  report(tab)
+  report(rows)
 }
 
 if ("hnsw" %in% parts) {
@@ -157,8 +157,6 @@ if ("hnsw" %in% parts) {
                                             seconds = r$values[["seconds"]], recall = r$values[["recall"]],
                                             peak_rss_mb = r$rss)
   }
-  tab <- do.call(rbind, rows)
-  tab$ratio <- signif(tab$seconds / tab$seconds[1], 3)
-  report(tab)
+  report(rows)
 }
 unlink(work, recursive = TRUE)

@@ -184,3 +184,18 @@ test_that("oos_map() takes pca = and metric = like the fits", {
     expect_identical(a$params$metric, "cosine", info = rule)
   }
 })
+
+test_that("sosi() on a fit with an input model reads the rows through it", {
+  Xt <- fi_data$train
+  Xn <- fi_data$new
+  lab <- fi_data$lab
+  a <- supervised_le(Xt, lab, ndim = 2, pca = 5)
+  pf <- pca(Xt, 5)
+  sc <- unname(embedding(pf))
+  colnames(sc) <- paste0("PC", 1:5)
+  b <- supervised_le(sc, lab, ndim = 2)
+  sa <- suppressWarnings(sosi(a, X_unlabeled = Xn, n_grid = 6, n_iter = 2))
+  sb <- suppressWarnings(sosi(b, X_unlabeled = unname(predict(pf, Xn)), n_grid = 6, n_iter = 2))
+  expect_identical(unname(embedding(sa)), unname(embedding(sb)))
+  expect_identical(unname(predict(sa, Xn)), unname(predict(sb, unname(predict(pf, Xn)))))
+})

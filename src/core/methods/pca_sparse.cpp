@@ -15,32 +15,32 @@ namespace manifoldOOS {
 
 namespace {
 
-// y = X v (rows in parallel, from the row-compressed copy).
-void times_rows(const sparse_rows& R, const double* v, double* y, int n_threads) {
-  const std::size_t n = R.n_rows, block = 512;
-  const std::size_t nb = (n + block - 1) / block;
+// out[i] = sum of val[e] * v[idx[e]] over the entries e of compressed slice i
+// (a row of a row-compressed or a column of a column-compressed matrix),
+// the slices in parallel blocks.
+template <class Ptr, class Idx>
+void compressed_times(std::size_t n_slices, const Ptr* ptr, const Idx* idx, const double* val,
+                      const double* v, double* out, int n_threads) {
+  const std::size_t block = 512;
+  const std::size_t nb = (n_slices + block - 1) / block;
   parallel_rows_guarded(nb, n_threads, 1, [] { return 0; }, [&](int&, std::size_t b) {
-    const std::size_t i1 = std::min(n, (b + 1) * block);
+    const std::size_t i1 = std::min(n_slices, (b + 1) * block);
     for (std::size_t i = b * block; i < i1; ++i) {
       double s = 0.0;
-      for (std::size_t e = R.ptr[i]; e < R.ptr[i + 1]; ++e) s += R.val[e] * v[R.col[e]];
-      y[i] = s;
+      for (auto e = ptr[i]; e < ptr[i + 1]; ++e) s += val[e] * v[idx[e]];
+      out[i] = s;
     }
   });
 }
 
-// y = X' u (columns in parallel, from the column-compressed matrix).
+// y = X v (rows, from the row-compressed copy).
+void times_rows(const sparse_rows& R, const double* v, double* y, int n_threads) {
+  compressed_times(R.n_rows, R.ptr.data(), R.col.data(), R.val.data(), v, y, n_threads);
+}
+
+// y = X' u (columns of the column-compressed matrix).
 void times_cols(const csc_view& X, const double* u, double* y, int n_threads) {
-  const std::size_t p = X.n_cols, block = 256;
-  const std::size_t nb = (p + block - 1) / block;
-  parallel_rows_guarded(nb, n_threads, 1, [] { return 0; }, [&](int&, std::size_t b) {
-    const std::size_t j1 = std::min(p, (b + 1) * block);
-    for (std::size_t j = b * block; j < j1; ++j) {
-      double s = 0.0;
-      for (int e = X.ptr[j]; e < X.ptr[j + 1]; ++e) s += X.val[e] * u[X.idx[e]];
-      y[j] = s;
-    }
-  });
+  compressed_times(X.n_cols, X.ptr, X.idx, X.val, u, y, n_threads);
 }
 
 // A = (X - 1 mu') D^{-1}, applied implicitly.
