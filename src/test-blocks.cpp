@@ -1,11 +1,12 @@
 // C++ unit tests of the core's building blocks (testthat + Catch), run from
 // tests/testthat/test-cpp.R: kNN against brute force, Dijkstra against
 // Floyd-Warshall, Procrustes recovery, local PCA (rank tests, orthonormality,
-// agreement with a direct SVD), the updatable Cholesky factor, the
-// sparse eigen-solver against LAPACK, the constrained assignment's
-// optimality certificate, the direct clique assembly against Eigen's
+// agreement with a direct SVD), the sparse eigen-solver against LAPACK, the
+// direct clique assembly against Eigen's
 // setFromTriplets, an operator on square_operator through the eigen-solver,
 // and the string-option parser (parse_choice) with every table-driven parser.
+// The solver blocks (vector kernels, updatable Cholesky, constrained
+// assignment, minimum spanning trees) are tested in test-blocks-solvers.cpp.
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/clique_assembly.h>
@@ -23,9 +24,7 @@
 #include <manifoldOOS/methods/lmds.h>
 #include <manifoldOOS/methods/mds.h>
 #include <manifoldOOS/methods/nppe.h>
-#include <manifoldOOS/methods/plml.h>
 #include <manifoldOOS/oos/goose.h>
-#include <manifoldOOS/oos/sparse_coding.h>
 
 #include <algorithm>
 #include <atomic>
@@ -38,6 +37,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "test-helpers.h"
 
 namespace {
 
@@ -52,17 +53,6 @@ arma::mat grid_points(int side, int p) {
       r /= side;
     }
   }
-  return X;
-}
-
-// Standard normal points from a seeded std::mt19937 (not the C library's
-// rand(), which packages must not call).
-arma::mat random_points(arma::uword n, arma::uword p, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  arma::mat X(n, p);
-  for (arma::uword j = 0; j < p; ++j)
-    for (arma::uword i = 0; i < n; ++i) X(i, j) = normal(gen);
   return X;
 }
 
@@ -597,63 +587,6 @@ context("local PCA block") {
   }
 }
 
-context("updatable Cholesky block") {
-  test_that("append, remove, update and downdate keep R'R equal to the tracked matrix") {
-    using manifoldOOS::l1::active_cholesky;
-    const arma::uword p = 6;
-    const arma::mat Z = random_points(12, p, 21);
-    arma::mat S = Z.t() * Z;  // SPD, 6 x 6
-    active_cholesky ch(p);
-    std::vector<arma::uword> cols;  // columns of S in the factor, in order
-    auto current = [&]() {
-      arma::uvec u(cols.size());
-      for (std::size_t i = 0; i < cols.size(); ++i) u(i) = cols[i];
-      return arma::mat(S.submat(u, u));
-    };
-    auto add = [&](arma::uword j) {
-      arma::vec k(cols.size());
-      for (std::size_t i = 0; i < cols.size(); ++i) k(i) = S(cols[i], j);
-      const bool ok = ch.add(k.memptr(), S(j, j), arma::trace(S));
-      if (ok) cols.push_back(j);
-      return ok;
-    };
-    auto solves = [&]() {
-      const arma::mat M = current();
-      arma::vec rhs = arma::linspace(1.0, 2.0, M.n_rows), z = rhs;
-      ch.solve(z.memptr());
-      return arma::approx_equal(M * z, rhs, "absdiff", 1e-9);
-    };
-    for (arma::uword j = 0; j < p; ++j) expect_true(add(j));
-    expect_true(ch.size() == p);
-    expect_true(solves());
-    ch.remove(2);
-    cols.erase(cols.begin() + 2);
-    expect_true(solves());
-    arma::vec w = 0.3 * arma::ones<arma::vec>(cols.size());
-    ch.update(w.memptr());
-    {
-      arma::uvec u(cols.size());
-      for (std::size_t i = 0; i < cols.size(); ++i) u(i) = cols[i];
-      S.submat(u, u) += w * w.t();
-    }
-    expect_true(solves());
-    const bool down = ch.downdate(w.memptr(), arma::trace(S));
-    expect_true(down);
-    {
-      arma::uvec u(cols.size());
-      for (std::size_t i = 0; i < cols.size(); ++i) u(i) = cols[i];
-      S.submat(u, u) -= w * w.t();
-    }
-    expect_true(solves());
-    // a column in the span of the current ones is refused
-    active_cholesky one(2);
-    const double k11 = 4.0;
-    expect_true(one.add(nullptr, k11, k11));
-    const double k21 = 2.0 * 4.0;  // column 2 = 2 * column 1: inner product 8, norm 16
-    expect_false(one.add(&k21, 16.0, 16.0));
-  }
-}
-
 context("sparse eigen-solver block") {
   test_that("shift-invert Lanczos equals LAPACK on a path-graph Laplacian") {
     const int n = 400;
@@ -703,41 +636,6 @@ context("sparse eigen-solver block") {
     for (int j = 0; j < 3; ++j) {
       expect_true(std::abs(r.values(j) - (60.0 - j)) < 1e-9);
       expect_true(std::abs(std::abs(r.vectors(59 - j, j)) - 1.0) < 1e-9);
-    }
-  }
-}
-
-context("constrained assignment block") {
-  test_that("the assignment is optimal: it equals exhaustive search on tiny instances") {
-    const int n = 8, c = 3, h = 2;
-    for (unsigned seed = 1; seed <= 4; ++seed) {
-      const arma::mat X = random_points(n, 2, 100 + seed);
-      const arma::mat C = random_points(c, 2, 200 + seed);
-      const std::vector<int> lab =
-          manifoldOOS::constrained_assignment(X, C, h, c, 1, nullptr, nullptr, nullptr);
-      auto cost_of = [&](const std::vector<int>& l) {
-        double s = 0.0;
-        for (int i = 0; i < n; ++i) s += arma::accu(arma::square(X.row(i) - C.row(l[i])));
-        return s;
-      };
-      // exhaustive: all c^n labelings with every cluster holding >= h points
-      double best = std::numeric_limits<double>::infinity();
-      std::vector<int> l(n, 0);
-      for (long code = 0; code < static_cast<long>(std::pow(c, n)); ++code) {
-        long r = code;
-        std::vector<int> size(c, 0);
-        for (int i = 0; i < n; ++i) {
-          l[i] = r % c;
-          r /= c;
-          ++size[l[i]];
-        }
-        if (*std::min_element(size.begin(), size.end()) < h) continue;
-        best = std::min(best, cost_of(l));
-      }
-      std::vector<int> size(c, 0);
-      for (int v : lab) ++size[v];
-      expect_true(*std::min_element(size.begin(), size.end()) >= h);
-      expect_true(std::abs(cost_of(lab) - best) <= 1e-9 * std::max(1.0, best));
     }
   }
 }

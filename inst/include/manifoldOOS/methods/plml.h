@@ -1,9 +1,9 @@
 // Piecewise-linear manifold learning (PLML; Strange 2011, thesis ch. 3;
 // ICMLA10 "parallel projections"; BMVC10 "iterative hyperplane merging").
-// Spec 003 §1-4.
 //
 // 1. Constrained k-means (every cluster >= h points; the assignment step is a
-//    min-cost flow solved exactly by successive shortest paths) or k-means
+//    min-cost flow solved exactly by successive shortest paths;
+//    blocks/constrained_assignment.h) or k-means
 //    followed by merging small clusters.
 // 2. Local PCA per cluster: centre m_l, basis U_l (p x q), normal n_l.
 // 3. Topology: the Euclidean MST of the points (exact Prim, or Kruskal on a
@@ -20,8 +20,7 @@
 // options pivot = origin / own-axis targets).
 //
 // Header-only (Armadillo types cross no translation-unit boundary); the
-// point MST uses the raw-pointer graph core (src/graph_connect.cpp). No R or
-// Rcpp types.
+// point MST is blocks/mst.h. No R or Rcpp types.
 #ifndef MANIFOLDOOS_PLML_H
 #define MANIFOLDOOS_PLML_H
 
@@ -30,10 +29,12 @@
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/constrained_assignment.h>
 #include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/knn.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/local_pca.h>
+#include <manifoldOOS/blocks/mst.h>
 #include <manifoldOOS/blocks/procrustes.h>
 #include <manifoldOOS/methods/plml_contiguity.h>
 
@@ -103,46 +104,6 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
 // fewer than h points into the cluster of the nearest centroid.
 inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_options& opt);
 
-// Work counters of the constrained assignment (successive shortest paths).
-struct ssp_stats {
-  long phases = 0;     // Dijkstra runs
-  long augment = 0;    // augmenting paths
-  long settled = 0;    // nodes settled over all Dijkstras
-  long relaxed = 0;    // arcs relaxed over all Dijkstras
-  long rebuilt = 0;    // cluster arc lists rebuilt
-  long path_arcs = 0;  // arcs on all augmenting paths
-  std::vector<long> served;  // augmenting paths of every phase
-  std::vector<long> reached; // clusters settled in every phase
-};
-
-// Optimal assignment for fixed centres (the constrained assignment step);
-// exposed for tests. centres: c x p. Returns 0-based labels. price (optional,
-// in/out): cluster potentials (dual prices, >= 0) to warm-start from (empty:
-// cold start) and, on return, the optimal ones (a certificate: every point
-// sits at argmin_l c_xl - price_l among its candidates; price_l > 0 only for
-// clusters of exactly h points).
-inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                               int n_candidates, int n_threads,
-                                               ssp_stats* stats = nullptr,
-                                               std::vector<double>* price = nullptr,
-                                               const std::vector<int>* prefer = nullptr);
-
-// Euclidean minimum spanning tree of the rows of X (n - 1 edges, 0-based,
-// i < j). mst_knn = 0: exact (Prim, O(n^2 p)); > 0: Kruskal on the
-// symmetric mst_knn-NN graph, components joined by their closest pairs (an
-// MST over components): exact whenever the kNN graph contains the MST.
-struct mst_edge {
-  int i;
-  int j;
-  double w;
-};
-inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads,
-                                           const knn_result* graph = nullptr);
-
-// Minimum spanning tree/forest (Kruskal, ties broken by (w, i, j)) of a
-// weighted graph on nv vertices.
-inline std::vector<mst_edge> kruskal_mst(int nv, std::vector<mst_edge> edges);
-
 // Euler walk with backtracking of a tree from root (children in increasing
 // edge weight, ties by vertex index), truncated after the last new vertex.
 inline std::vector<int> euler_walk(int nv, const std::vector<mst_edge>& tree, int root);
@@ -181,23 +142,6 @@ inline arma::mat plml_model_map(const arma::mat& Xnew, const std::vector<int>& m
 namespace plml_detail {
 
 const double inf = std::numeric_limits<double>::infinity();
-
-// Sort edges (i < j already) by (i, j) and keep the first of each pair.
-inline void drop_duplicate_edges(std::vector<mst_edge>& edges) {
-  std::sort(edges.begin(), edges.end(), [](const mst_edge& a, const mst_edge& b) {
-    if (a.i != b.i) return a.i < b.i;
-    return a.j < b.j;
-  });
-  edges.erase(std::unique(edges.begin(), edges.end(),
-                          [](const mst_edge& a, const mst_edge& b) { return a.i == b.i && a.j == b.j; }),
-              edges.end());
-}
-
-inline bool edge_less(const mst_edge& a, const mst_edge& b) {
-  if (a.w != b.w) return a.w < b.w;
-  if (a.i != b.i) return a.i < b.i;
-  return a.j < b.j;
-}
 
 // ---- k-means++ seeding -------------------------------------------------------
 inline arma::mat kmeanspp(const arma::mat& X, int c, std::mt19937& rng, int n_threads) {
@@ -291,281 +235,6 @@ inline double kmeans_objective(const arma::mat& X, const std::vector<int>& lab, 
   double s = 0.0;
   for (arma::uword i = 0; i < X.n_rows; ++i) s += 0.5 * arma::accu(arma::square(X.row(i) - M.row(lab[i])));
   return s;
-}
-
-// Exact constrained assignment (min-cost flow) in two stages.
-//
-// Network. Clusters 0..c-1 and a super node S. A residual arc a -> b moves
-// one point x from cluster a to cluster b (b among x's candidates) at cost
-// c_xb - c_xa; only the cheapest such point matters, so every cluster keeps
-// a cached list of its out-arcs (one per target cluster: the minimum over its
-// members and their candidate slots), rebuilt only when its members change:
-// a Dijkstra never scans points. Arcs S -> s exist for the clusters above h
-// (they may give a point away; cost 0) and l -> S for every cluster (it may
-// keep extra points; cost 0). Potentials P (dual prices) keep every reduced
-// cost c + P_u - P_v >= 0 throughout; then the final assignment has no
-// negative residual cycle: it is optimal for the candidate-restricted problem
-// (for the full problem when the candidates are all clusters).
-//
-// (1) Start: every point at argmin_l c_xl - P_l over its candidates (P = 0
-//     cold, or the previous step's prices; ties to the previous labels).
-// (2) Successive shortest paths in phases: one Dijkstra from S gives a
-//     shortest-path forest to the deficit clusters (stopped after enough of
-//     them); P_v += min(d_v, D) makes every forest arc tight; then one unit
-//     is moved along the forest path of each reached deficit, nearest first,
-//     as long as every arc's point is still where the Dijkstra saw it (so the
-//     path is still tight; moving a tight point keeps all reduced costs >= 0).
-// Potentials are stored as P_v - offset so that an update touches only the
-// settled nodes. Returns false when a deficit cluster cannot be served within
-// the candidate lists.
-struct ssp_arc {
-  int b;     // target cluster
-  int x;     // the point that moves
-  int j;     // its candidate slot for b
-  double w;  // c_xb - c_xa
-};
-
-inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c, int h,
-                       std::vector<int>& cl, std::vector<double>& price, ssp_stats* stats,
-                       const std::vector<int>* prefer = nullptr) {
-  const int n = cand.n_rows, L = cand.n_cols;
-  std::vector<int> slot(n, 0), count(c, 0), pos(n);
-  std::vector<std::vector<int>> mem(c);
-  // Potentials P (index c = S, kept at 0 until the shortest-path phases).
-  std::vector<double> P(c + 1, 0.0);
-  if (int(price.size()) == c)
-    for (int l = 0; l < c; ++l) P[l] = std::max(0.0, price[l]);
-  cl.assign(n, 0);
-  ssp_stats st;
-  // (1) start: every point at its best candidate for the prices,
-  // argmin_j c_xj - P_j (all cluster-arc reduced costs >= 0). A warm price
-  // vector may make a priced cluster overfull; such prices drop to 0 (at
-  // most c rounds) so that P_l > 0 only for clusters with <= h points.
-  // Ties (up to rounding) go to the preferred cluster (the previous step's):
-  // the points an optimal flow moved sit exactly at ties, and breaking those
-  // towards the nearest centre would undo the previous solution.
-  const bool warm = prefer && int(prefer->size()) == n;
-  for (int round = 0;; ++round) {
-    std::fill(count.begin(), count.end(), 0);
-    for (int i = 0; i < n; ++i) {
-      int best = 0;
-      double bv = cost(i, 0) - P[cand(i, 0)];
-      for (int j = 1; j < L; ++j) {
-        const double v = cost(i, j) - P[cand(i, j)];
-        if (v < bv) {
-          bv = v;
-          best = j;
-        }
-      }
-      if (warm && cand(i, best) != (*prefer)[i]) {
-        for (int j = 0; j < L; ++j) {
-          const int l = cand(i, j);
-          if (l != (*prefer)[i]) continue;
-          const double v = cost(i, j) - P[l];
-          const double tol = 1e-12 * (std::abs(cost(i, j)) + std::abs(P[l]) + std::abs(cost(i, best)) +
-                                      std::abs(P[cand(i, best)]));
-          if (v <= bv + tol) best = j;
-          break;
-        }
-      }
-      slot[i] = best;
-      cl[i] = cand(i, best);
-      ++count[cl[i]];
-    }
-    bool changed = false;
-    for (int l = 0; l < c; ++l)
-      if (count[l] > h && P[l] > 0) {
-        P[l] = 0;
-        changed = true;
-      }
-    if (!changed) break;
-  }
-  for (int i = 0; i < n; ++i) {
-    pos[i] = mem[cl[i]].size();
-    mem[cl[i]].push_back(i);
-  }
-  std::vector<std::vector<ssp_arc>> out(c);
-  std::vector<std::vector<int>> outb(c);     // compact copies of out (targets, costs)
-  std::vector<std::vector<double>> outw(c);  // for the Dijkstra's inner loop
-  std::vector<int> where(c, -1);  // scratch: position of target b in the list being built
-  auto rebuild = [&](int a) {
-    std::vector<ssp_arc>& o = out[a];
-    o.clear();
-    for (int x : mem[a]) {
-      const double cx = cost(x, slot[x]);
-      for (int j = 0; j < L; ++j) {
-        const int b = cand(x, j);
-        if (b == a) continue;
-        const double w = cost(x, j) - cx;
-        const int at = where[b];
-        if (at < 0) {
-          where[b] = o.size();
-          o.push_back(ssp_arc{b, x, j, w});
-        } else if (w < o[at].w) {
-          o[at] = ssp_arc{b, x, j, w};
-        }
-      }
-    }
-    std::vector<int>& ob = outb[a];
-    std::vector<double>& ow = outw[a];
-    ob.resize(o.size());
-    ow.resize(o.size());
-    for (size_t r = 0; r < o.size(); ++r) {
-      where[o[r].b] = -1;
-      ob[r] = o[r].b;
-      ow[r] = o[r].w;
-    }
-    ++st.rebuilt;
-  };
-  long deficit = 0;
-  for (int l = 0; l < c; ++l)
-    if (count[l] < h) deficit += h - count[l];
-  if (deficit > 0)
-    for (int a = 0; a < c; ++a) rebuild(a);
-  // (2) successive shortest paths
-  const int S = c;
-  std::vector<double> d(c + 1, inf);
-  std::vector<int> pred(c, -1), pred_arc(c, -1), touched;
-  std::vector<char> settled(c + 1, 0), used(c + 1, 0);
-  using qe = std::pair<double, int>;
-  std::vector<qe> heap;
-  std::vector<int> path, order, dirty, zstack;
-  // deficit clusters a phase looks for: all at first; then twice as many as
-  // the previous phase could serve (the Dijkstra stops there; capping the
-  // potential update at the last settled distance keeps it exact)
-  long want = c;
-  while (deficit > 0) {
-    check_interrupt();
-    ++st.phases;
-    // full Dijkstra from S on the reduced costs: a shortest-path forest rooted
-    // at the clusters with spare points
-    for (int v : touched) {
-      d[v] = inf;
-      settled[v] = 0;
-      used[v] = 0;
-    }
-    touched.clear();
-    order.clear();
-    heap.clear();
-    auto push = [&](double dv, int v) {
-      heap.emplace_back(dv, v);
-      std::push_heap(heap.begin(), heap.end(), std::greater<qe>());
-    };
-    for (int s = 0; s < c; ++s) {
-      if (count[s] <= h) continue;
-      double w = P[S] - P[s];
-      if (w < 0) w = 0;  // rounding
-      d[s] = w;
-      pred[s] = -1;
-      touched.push_back(s);
-      push(w, s);
-    }
-    long nz = 0;  // deficit clusters settled
-    // zero-cost arcs (most arcs of the previous forests) put their heads on a
-    // stack instead of the heap: a head has the distance being settled, the
-    // minimum, so it may be settled next in any order
-    zstack.clear();
-    while (!heap.empty() || !zstack.empty()) {
-      int a;
-      if (!zstack.empty()) {
-        a = zstack.back();
-        zstack.pop_back();
-        if (settled[a]) continue;
-      } else {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<qe>());
-        const qe top = heap.back();
-        heap.pop_back();
-        a = top.second;
-        if (settled[a] || top.first > d[a]) continue;
-      }
-      settled[a] = 1;
-      order.push_back(a);
-      if (count[a] < h && ++nz >= want) break;  // enough targets for this phase
-      const double da = d[a], pa = P[a];
-      const int* ob = outb[a].data();
-      const double* ow = outw[a].data();
-      const int m = outb[a].size();
-      for (int r = 0; r < m; ++r) {
-        const int b = ob[r];
-        double w = ow[r] + pa - P[b];
-        if (w < 0) w = 0;  // rounding
-        const double nd = da + w;
-        if (nd < d[b]) {  // never true for a settled b (d[b] <= da <= nd)
-          if (d[b] == inf) touched.push_back(b);
-          d[b] = nd;
-          pred[b] = a;
-          pred_arc[b] = r;
-          if (w == 0)
-            zstack.push_back(b);
-          else
-            push(nd, b);
-        }
-      }
-      st.relaxed += m;
-    }
-    st.settled += order.size();
-    if (order.empty()) return false;
-    // potentials: P_v += min(d_v, Dmax) (S: d = 0); every reduced cost stays
-    // >= 0 and every arc of the forest becomes tight
-    const double Dmax = d[order.back()];
-    for (int v : order) P[v] += d[v] - Dmax;
-    P[S] -= Dmax;
-    // augment along the forest paths of the reached deficit clusters, nearest
-    // first, one unit each. Potentials are fixed within the phase, so a path
-    // stays tight as long as the point of each of its arcs is still where the
-    // Dijkstra saw it (the source keeps a spare point, the target still
-    // lacks one): then every move costs what the Dijkstra counted.
-    long served = 0;
-    for (int z : order) {
-      if (count[z] >= h) continue;
-      path.clear();  // z, pred[z], ..., the surplus cluster the path starts from
-      bool ok = true;
-      for (int v = z;; v = pred[v]) {
-        path.push_back(v);
-        if (pred[v] < 0) break;
-        const ssp_arc& e = out[pred[v]][pred_arc[v]];
-        if (cl[e.x] != pred[v]) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok || count[path.back()] <= h) continue;
-      const int src = path.back();
-      for (size_t t = 0; t + 1 < path.size(); ++t) {
-        const int b = path[t], a = path[t + 1];
-        const ssp_arc e = out[a][pred_arc[b]];
-        // move e.x from a to b (the arc lists are rebuilt after the phase)
-        const int px = pos[e.x], last = mem[a].back();
-        mem[a][px] = last;
-        pos[last] = px;
-        mem[a].pop_back();
-        pos[e.x] = mem[b].size();
-        mem[b].push_back(e.x);
-        cl[e.x] = b;
-        slot[e.x] = e.j;
-      }
-      for (int v : path) {
-        if (!used[v]) dirty.push_back(v);
-        used[v] = 1;
-      }
-      st.path_arcs += long(path.size()) - 1;
-      --count[src];
-      ++count[z];
-      --deficit;
-      ++served;
-      ++st.augment;
-    }
-    want = std::max(1L, 2 * served);
-    st.served.push_back(served);
-    st.reached.push_back(order.size());
-    if (served == 0) return false;  // cannot happen: the nearest deficit's path is free
-    for (int v : dirty) rebuild(v);
-    dirty.clear();
-  }
-  price.resize(c);
-  for (int l = 0; l < c; ++l) price[l] = P[l] - P[S];
-  if (stats) *stats = st;
-  return true;
 }
 
 // ---- local models -------------------------------------------------------------
@@ -833,43 +502,21 @@ inline arma::mat final_pca(const arma::mat& Q, int q) {
 
 }  // namespace plml_detail
 
-using namespace plml_detail;
-
 // ---- public functions -------------------------------------------------------------
-
-inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
-                                               int n_candidates, int n_threads, ssp_stats* stats,
-                                               std::vector<double>* price, const std::vector<int>* prefer) {
-  const int n = X.n_rows, c = centres.n_rows;
-  if (c < 1 || h < 0) throw input_error("constrained assignment: invalid number of clusters or minimum size");
-  if (long(c) * h > n) throw input_error("constrained assignment: c * h exceeds the number of points");
-  int L = std::max(1, std::min(n_candidates, c));
-  std::vector<int> lab;
-  std::vector<double> own;
-  std::vector<double>& pr = price ? *price : own;
-  while (true) {
-    knn_result kr = knn_query(centres, X, L, knn_algorithm::automatic, n_threads);
-    arma::mat cost = 0.5 * arma::square(kr.dist);
-    if (ssp_assign(kr.idx, cost, c, h, lab, pr, stats, prefer)) break;
-    if (L == c) throw convergence_error("constrained assignment: no feasible assignment found");
-    L = std::min(c, 4 * L);  // widen the candidate lists and start again
-  }
-  return lab;
-}
 
 inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const plml_options& opt) {
   std::mt19937 rng(opt.seed);
   plml_clusters best;
-  best.objective = inf;
+  best.objective = plml_detail::inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
-    arma::mat C = seed_centres(X, c, rng, opt);
+    arma::mat C = plml_detail::seed_centres(X, c, rng, opt);
     // warm start: a few ordinary k-means (Lloyd) steps balance the cluster
     // sizes, so that the constrained steps need few augmenting paths
     std::vector<int> l0;
     for (int it = 0; it < opt.lloyd_iter; ++it) {
       check_interrupt();
-      nearest_centres(X, C, l0, opt.n_threads);
-      move_centres(X, l0, C);
+      plml_detail::nearest_centres(X, C, l0, opt.n_threads);
+      plml_detail::move_centres(X, l0, C);
     }
     std::vector<int> lab, prev;
     std::vector<double> price;  // warm start: the previous step's optimal potentials
@@ -889,11 +536,11 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
         res.converged = true;
         break;
       }
-      C = cluster_means(X, lab, c);
+      C = plml_detail::cluster_means(X, lab, c);
       prev = lab;
     }
     res.label = lab;
-    res.objective = kmeans_objective(X, lab, cluster_means(X, lab, c));
+    res.objective = plml_detail::kmeans_objective(X, lab, plml_detail::cluster_means(X, lab, c));
     if (res.objective < best.objective) best = res;
   }
   return best;
@@ -903,26 +550,26 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
   std::mt19937 rng(opt.seed);
   const arma::uword n = X.n_rows;
   plml_clusters best;
-  best.objective = inf;
+  best.objective = plml_detail::inf;
   for (int st = 0; st < std::max(1, opt.n_start); ++st) {
-    arma::mat C = seed_centres(X, c, rng, opt);
+    arma::mat C = plml_detail::seed_centres(X, c, rng, opt);
     std::vector<int> lab(n), prev;
     plml_clusters res;
     for (int it = 1; it <= opt.max_iter; ++it) {
       check_interrupt();
-      nearest_centres(X, C, lab, opt.n_threads);
+      plml_detail::nearest_centres(X, C, lab, opt.n_threads);
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
         break;
       }
-      move_centres(X, lab, C);
+      plml_detail::move_centres(X, lab, C);
       prev = lab;
     }
     // merge clusters smaller than h into the cluster of the nearest centroid
     std::vector<long> cnt(c, 0);
     for (int l : lab) ++cnt[l];
-    arma::mat M = cluster_means(X, lab, c);
+    arma::mat M = plml_detail::cluster_means(X, lab, c);
     std::vector<int> to(c);
     std::iota(to.begin(), to.end(), 0);
     while (true) {
@@ -935,7 +582,7 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
       }
       if (small < 0 || alive <= 1) break;
       int tgt = -1;
-      double bd = inf;
+      double bd = plml_detail::inf;
       for (int l = 0; l < c; ++l) {
         if (l == small || cnt[l] == 0) continue;
         const double d = arma::accu(arma::square(M.row(l) - M.row(small)));
@@ -957,67 +604,10 @@ inline plml_clusters kmeans_merge(const arma::mat& X, int c, int h, const plml_o
     for (arma::uword i = 0; i < n; ++i) lab[i] = newid[to[lab[i]]];
     res.label = lab;
     res.n_clusters = cc;
-    res.objective = kmeans_objective(X, lab, cluster_means(X, lab, cc));
+    res.objective = plml_detail::kmeans_objective(X, lab, plml_detail::cluster_means(X, lab, cc));
     if (res.objective < best.objective) best = res;
   }
   return best;
-}
-
-inline std::vector<mst_edge> kruskal_mst(int nv, std::vector<mst_edge> edges) {
-  std::sort(edges.begin(), edges.end(), edge_less);
-  union_find uf(nv);
-  std::vector<mst_edge> out;
-  out.reserve(nv > 0 ? nv - 1 : 0);
-  for (const mst_edge& e : edges) {
-    if (uf.unite(e.i, e.j)) out.push_back(e);
-    if (int(out.size()) == nv - 1) break;
-  }
-  return out;
-}
-
-inline std::vector<mst_edge> euclidean_mst(const arma::mat& X, int mst_knn, int n_threads,
-                                           const knn_result* graph) {
-  const int n = X.n_rows, p = X.n_cols;
-  std::vector<mst_edge> out;
-  if (n < 2) return out;
-  if (mst_knn <= 0 || mst_knn >= n - 1) {
-    std::vector<int> label(n);
-    std::iota(label.begin(), label.end(), 0);
-    // Prim: one O(n p) pass per point; serial, since a parallel region per
-    // pass costs more than it saves on a loaded machine.
-    for (const added_edge& e :
-         connect_components(X.memptr(), n, p, label, n, connect_rule::mst, 1))
-      out.push_back(mst_edge{e.i, e.j, e.length});
-    return out;
-  }
-  if (graph && (int(graph->idx.n_rows) != n || int(graph->idx.n_cols) < mst_knn ||
-                graph->dist.n_rows != graph->idx.n_rows || graph->dist.n_cols != graph->idx.n_cols))
-    throw input_error("the precomputed MST neighbour graph does not match the data.");
-  const knn_result kr = graph ? *graph : knn_self(X, mst_knn, knn_algorithm::automatic, n_threads);
-  std::vector<mst_edge> edges;
-  edges.reserve(size_t(n) * mst_knn);
-  for (int i = 0; i < n; ++i)
-    for (int r = 0; r < mst_knn; ++r) {
-      const int j = kr.idx(i, r);
-      edges.push_back(mst_edge{std::min(i, j), std::max(i, j), kr.dist(i, r)});
-    }
-  drop_duplicate_edges(edges);
-  out = kruskal_mst(n, edges);
-  if (int(out.size()) < n - 1) {
-    union_find uf(n);
-    for (const mst_edge& e : out) uf.unite(e.i, e.j);
-    std::vector<int> root_id(n, -1), label(n);
-    int nc = 0;
-    for (int v = 0; v < n; ++v) {
-      const int r = uf.find(v);
-      if (root_id[r] < 0) root_id[r] = nc++;
-      label[v] = root_id[r];
-    }
-    for (const added_edge& e :
-         connect_components(X.memptr(), n, p, label, nc, connect_rule::mst, n_threads))
-      out.push_back(mst_edge{e.i, e.j, e.length});
-  }
-  return out;
 }
 
 inline std::vector<int> euler_walk(int nv, const std::vector<mst_edge>& tree, int root) {
@@ -1080,7 +670,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
       throw input_error("given clusters: at least two clusters, numbered without gaps, are needed");
     cl.label = opt.labels;
     cl.n_clusters = cg;
-    cl.objective = kmeans_objective(X, cl.label, cluster_means(X, cl.label, cg));
+    cl.objective = plml_detail::kmeans_objective(X, cl.label, plml_detail::cluster_means(X, cl.label, cg));
     cl.converged = true;
   } else {
     cl = opt.cluster == plml_cluster::constrained ? constrained_kmeans(X, c0, h, opt)
@@ -1094,7 +684,7 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   res.kmeans_iter = cl.n_iter;
   res.kmeans_converged = cl.converged;
   res.kmeans_trace = cl.trace;
-  local_models lm = fit_local_models(X, cl.label, c, q);
+  plml_detail::local_models lm = plml_detail::fit_local_models(X, cl.label, c, q);
   res.n_rank_deficient = lm.n_rank_deficient;
 
   // topology
@@ -1132,9 +722,9 @@ inline plml_result plml_fit(const arma::mat& X, const plml_options& opt) {
   int nf = 0, nb = 0;
   const bool literal = opt.literal_path || opt.pivot_origin || opt.own_axes;
   if (literal) {
-    res.Y = final_pca(merge_pspace(X, lm, res.walk, opt, nf, nb), q);
+    res.Y = plml_detail::final_pca(plml_detail::merge_pspace(X, lm, res.walk, opt, nf, nb), q);
   } else {
-    res.Y = final_pca(merge_fast(X, lm, res.walk, opt, nf, nb), q);
+    res.Y = plml_detail::final_pca(plml_detail::merge_fast(X, lm, res.walk, opt, nf, nb), q);
   }
   res.n_forward = nf;
   res.n_backward = nb;

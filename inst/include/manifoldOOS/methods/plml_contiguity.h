@@ -1,4 +1,4 @@
-// Contiguity repair of the PLML clusters (issue 22).
+// Contiguity repair of the PLML clusters.
 //
 // With c = floor(n / k) clusters of at least h = k points the constrained
 // k-means assignment must move points across clusters to fill them, and on a
