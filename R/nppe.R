@@ -61,8 +61,8 @@ format_bytes <- function(b) {
 #' \eqn{\min_v v^\top(\tilde F^\top M \tilde F + \epsilon\,\mathrm{tr}(B)/q\, I)v}
 #' subject to \eqn{v^\top B v = 1} (recommended when \eqn{q} approaches
 #' \eqn{N}, e.g. images, where the polynomial class can nearly interpolate any
-#' \eqn{N}-vector). Spec 001 proposes the ridge on the constraint side,
-#' \eqn{B + \epsilon I}; that choice makes every null direction of
+#' \eqn{N}-vector). A ridge on the constraint side,
+#' \eqn{B + \epsilon I}, would make every null direction of
 #' \eqn{\tilde F} an optimal solution with a vanishing embedding (observed on
 #' USPS zeros: training coordinates of size 1e-11), so the penalty is put on
 #' the objective instead. Signs: the largest entry of each

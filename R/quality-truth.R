@@ -1,7 +1,7 @@
 # Measures against a known truth: how much of the generating coordinates an
 # embedding explains, and whether frames recorded in order (a closed loop or
-# an open arc) keep their order. Spec 000 section 9 (affine R^2, misplaced
-# frames of the teapot experiments).
+# an open arc) keep their order (the affine R^2 and the misplaced frames of the
+# teapot experiments of Yang et al., AAAI 2010).
 
 #' Affine R-squared of an embedding against known coordinates
 #'
