@@ -112,7 +112,8 @@ bench_child <- function(code, dir = tempdir(), keep = NULL) {
   vals <- stats::setNames(as.numeric(sub("^RESULT \\S+ ", "", res)), sub("^RESULT (\\S+) .*$", "\\1", res))
   rss <- grep("Maximum resident set size", out, value = TRUE)
   if (!length(vals)) {
-    message(paste(utils::tail(out, 15), collapse = "\n"))
+    # the child's own output (the lines before /usr/bin/time's tab-indented report)
+    message(paste(utils::tail(grep("^\t", out, value = TRUE, invert = TRUE), 15), collapse = "\n"))
     return(list(values = vals, rss = NA_real_))
   }
   list(values = vals, rss = as.numeric(sub(".*: ", "", rss)) / 1024)

@@ -43,6 +43,21 @@ X <- log1p(X)
 
 # Rows bound into a table, with time ratios to the first row (> 1: slower
 # than it) when `ratio`, printed.
+# The matrix of a case, generated once in a child process and saved, so that
+# the peak memory of each case is the data plus the method (not the generator).
+data_file <- function(n, p, density = 0.01, seed = 1) {
+  f <- file.path(work, sprintf("x_%.0f_%.0f_%d.rds", n, p, seed))
+  if (!file.exists(f)) {
+    r <- bench_child(c(gen_code(n, p, density, seed), sprintf('saveRDS(X, "%s", compress = FALSE)', f),
+                       'cat("RESULT done 1\n")'), work)
+    cat(sprintf("  data %.0f x %.0f generated (child peak RSS %.0f MB)\n", n, p, r$rss))
+  }
+  sprintf('X <- readRDS("%s")', f)
+}
+
+# Sub-second timings of a child: "RESULT seconds" is missing when it failed.
+child_seconds <- function(r) if ("seconds" %in% names(r$values)) r$values[["seconds"]] else NA_real_
+
 report <- function(rows, ratio = TRUE) {
   tab <- do.call(rbind, rows)
   if (ratio) tab$ratio <- signif(tab$seconds / tab$seconds[1], 3)
@@ -54,22 +69,22 @@ report <- function(rows, ratio = TRUE) {
 if ("pca" %in% parts) {
   cat(sprintf("\n-- pca(ndim = 50) of a %.0f x %.0f sparse matrix (1%% non-zero, 20 types) --\n", n_big, p_big))
   rows <- list()
-  r <- bench_child(c(gen_code(n_big, p_big),
+  r <- bench_child(c(data_file(n_big, p_big),
                      'cat(sprintf("RESULT nnz %.0f\\n", length(X@x)))',
                      't0 <- proc.time()[[3]]; f <- pca(X, ndim = 50); t1 <- proc.time()[[3]] - t0',
                      'cat(sprintf("RESULT seconds %.3f\\n", t1))',
                      'cat(sprintf("RESULT ops %.0f\\n", f$solver$n_ops))',
                      sprintf('saveRDS(f$sdev, "%s")', file.path(work, "sdev_ours.rds"))), work)
   rows[[1]] <- data.frame(case = "pca 50", impl = "manifoldOOS (tol 1e-10)",
-                          seconds = r$values[["seconds"]], peak_rss_mb = r$rss)
+                          seconds = child_seconds(r), peak_rss_mb = r$rss)
   cat(sprintf("  nnz %.0f; %0.f operator products\n", r$values[["nnz"]], r$values[["ops"]]))
   if (have("irlba")) {
-    r2 <- bench_child(c(gen_code(n_big, p_big),
+    r2 <- bench_child(c(data_file(n_big, p_big),
                         't0 <- proc.time()[[3]]; f <- irlba::prcomp_irlba(X, n = 50); t1 <- proc.time()[[3]] - t0',
                         'cat(sprintf("RESULT seconds %.3f\\n", t1))',
                         sprintf('saveRDS(f$sdev, "%s")', file.path(work, "sdev_irlba.rds"))), work)
     rows[[2]] <- data.frame(case = "pca 50", impl = "irlba::prcomp_irlba (tol 1e-5)",
-                            seconds = r2$values[["seconds"]], peak_rss_mb = r2$rss)
+                            seconds = child_seconds(r2), peak_rss_mb = r2$rss)
     a <- readRDS(file.path(work, "sdev_ours.rds"))
     b <- readRDS(file.path(work, "sdev_irlba.rds"))
     cat(sprintf("  largest relative difference of the 50 standard deviations: %.2e\n", max(abs(a - b) / a)))
@@ -83,11 +98,12 @@ if ("fits" %in% parts) {
   cat(sprintf("\n-- fits with pca = 50 on the %.0f x %.0f sparse matrix --\n", n_big, p_big))
   rows <- list()
   for (cs in c('isomap(X, ndim = 2, k = 15, pca = 50, landmarks = 2000, seed = 1)',
-               'laplacian_eigenmaps(X, ndim = 2, k = 15, pca = 50, metric = "cosine")')) {
-    r <- bench_child(c(gen_code(n_big, p_big),
+               paste0('laplacian_eigenmaps(X, ndim = 2, k = 15, pca = 50, metric = "cosine", ',
+                      'on_disconnected = "connect")'))) {
+    r <- bench_child(c(data_file(n_big, p_big),
                        sprintf('t0 <- proc.time()[[3]]; f <- %s; t1 <- proc.time()[[3]] - t0', cs),
                        'cat(sprintf("RESULT seconds %.3f\\n", t1))'), work)
-    rows[[length(rows) + 1L]] <- data.frame(case = cs, impl = "manifoldOOS", seconds = r$values[["seconds"]],
+    rows[[length(rows) + 1L]] <- data.frame(case = cs, impl = "manifoldOOS", seconds = child_seconds(r),
                                             peak_rss_mb = r$rss)
   }
   report(rows, ratio = FALSE)
@@ -96,14 +112,14 @@ if ("fits" %in% parts) {
 if ("cosine_knn" %in% parts) {
   cat("\n-- exact cosine 15-NN, 2e4 x 2e4 sparse (1% non-zero), self-search --\n")
   rows <- list()
-  r <- bench_child(c(gen_code(2e4, 2e4, seed = 2),
+  r <- bench_child(c(data_file(2e4, 2e4, seed = 2),
                      'options(manifoldOOS.threads = 2L)',
                      't0 <- proc.time()[[3]]; nn <- knn(X, 15, metric = "cosine"); t1 <- proc.time()[[3]] - t0',
                      'cat(sprintf("RESULT seconds %.3f\\n", t1))',
                      sprintf('Matrix::writeMM(X, "%s")', file.path(work, "x.mtx")),
                      sprintf('saveRDS(nn, "%s")', file.path(work, "nn.rds"))), work)
   rows[[1]] <- data.frame(case = "cosine 15-NN", impl = "manifoldOOS (2 threads)",
-                          seconds = r$values[["seconds"]], peak_rss_mb = r$rss)
+                          seconds = child_seconds(r), peak_rss_mb = r$rss)
   # the first python3 with scikit-learn (Debian's python3-sklearn is in the system python)
   pys <- unique(c(Sys.getenv("MANIFOLDOOS_PYTHON"), Sys.which("python3"), "/usr/bin/python3"))
   pys <- pys[nzchar(pys) & file.exists(pys)]
@@ -154,7 +170,7 @@ if ("hnsw" %in% parts) {
       'rec <- mean(vapply(seq_along(q), function(i) length(intersect(ex$idx[i, -1], ap$idx[q[i], ])), 0)) / 10',
       'cat(sprintf("RESULT recall %.4f\\n", rec))'), work)
     rows[[length(rows) + 1L]] <- data.frame(case = "hnsw 1e5 x 100", impl = metric,
-                                            seconds = r$values[["seconds"]], recall = r$values[["recall"]],
+                                            seconds = child_seconds(r), recall = r$values[["recall"]],
                                             peak_rss_mb = r$rss)
   }
   report(rows)
