@@ -89,8 +89,10 @@ void crossprod_lower_acc(const double* A, long lda, long nrow, long p, double* C
   avx2 = cpu_has_avx2_fma();
 #endif
   interrupt_flag flag(1);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(resolve_threads(n_threads))
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
   {
     double tile[32];
