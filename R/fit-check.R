@@ -8,7 +8,8 @@
 
 # ---- component specifications ---------------------------------------------
 # A spec says what one component must be:
-#   type: "matrix" (numeric), "vector" (numeric), "number" (numeric scalar),
+#   type: "matrix" (numeric), "array" (numeric, with `dims`), "vector"
+#         (numeric), "number" (numeric scalar),
 #         "count" (whole number >= 1), "index" (whole numbers in 1..max),
 #         "string", "strings" (character vector), "flag", "list", "kernel",
 #         "map" (an oos_map), "any" (present, anything)
@@ -20,9 +21,11 @@
 #   optional: NULL is allowed
 #   when: an expression; the component is checked only when it is TRUE
 fs <- function(type, rows = NULL, cols = NULL, len = NULL, max = NULL, lower = NULL,
-               positive = FALSE, finite = TRUE, choices = NULL, optional = FALSE, when = NULL) {
+               positive = FALSE, finite = TRUE, choices = NULL, optional = FALSE, when = NULL,
+               dims = NULL) {
   list(type = type, rows = rows, cols = cols, len = len, max = max, lower = lower,
-       positive = positive, finite = finite, choices = choices, optional = optional, when = when)
+       positive = positive, finite = finite, choices = choices, optional = optional, when = when,
+       dims = dims)
 }
 
 # Components every fit has (checked first, in this order).
@@ -64,8 +67,8 @@ fit_class_specs <- function() {
       eigenvalues = fs("vector", len = quote(d)),
       geodesics = fs("matrix", rows = quote(if (is.null(landmarks)) n else length(landmarks)),
                      cols = quote(n)),
-      lsharp = fs("matrix", rows = quote(d),
-                  cols = quote(if (is.null(landmarks)) n else length(landmarks))),
+      lsharp = fs("matrix", rows = quote(if (is.null(landmarks)) n else length(landmarks)),
+                  cols = quote(d)),
       mu = fs("vector", len = quote(if (is.null(landmarks)) n else length(landmarks))),
       grand_mean = fs("number"),
       center = fs("vector", len = quote(d), optional = TRUE),
@@ -81,7 +84,7 @@ fit_class_specs <- function() {
     manifold_mds = list(
       x_train = Xtrain,
       eigenvalues = fs("vector", len = quote(d)),
-      lsharp = fs("matrix", rows = quote(d), cols = quote(n)),
+      lsharp = fs("matrix", rows = quote(n), cols = quote(d)),
       mu = fs("vector", len = quote(n)),
       grand_mean = fs("number")
     ),
@@ -111,7 +114,7 @@ fit_class_specs <- function() {
       k = fs("count", max = quote(n)),
       reg = fs("number", lower = 0),
       eigenvalues = fs("vector", len = quote(d + 1),
-                       when = quote("nystrom" %in% oos$available))
+                       when = quote("nystrom" %in% oos[["available"]]))
     ),
     manifold_ltsa = list(
       X_train = Xtrain,
@@ -142,8 +145,8 @@ fit_class_specs <- function() {
       n_models = fs("count"),
       labels = fs("index", len = quote(n), max = quote(n_models)),
       centres = fs("matrix", rows = quote(n_models), cols = quote(p)),
-      bases = fs("list", len = quote(n_models)),
-      maps = fs("list", len = quote(n_models))
+      bases = fs("array", dims = quote(c(p, d, n_models))),
+      maps = fs("array", dims = quote(c(d + 1, d, n_models)))
     ),
     manifold_supervised = list(
       X_train = Xtrain,
@@ -152,7 +155,7 @@ fit_class_specs <- function() {
     manifold_sosi = list(
       centres = fs("matrix", cols = quote(p)),
       coef = fs("matrix", rows = quote(nrow(centres)), cols = quote(d)),
-      sigma = fs("vector", positive = TRUE),
+      sigma = fs("vector", len = quote(d), positive = TRUE),
       Ftrain = fs("matrix", cols = quote(d)),
       train_codes = fs("index", len = quote(nrow(Ftrain)), max = quote(length(classes))),
       classes = fs("strings")
@@ -193,7 +196,7 @@ map_data_specs <- function() {
     goose = list(X = X, Y = Y, k = k, scale = fs("any"), variant = fs("string"), snap = fs("flag")),
     lvm = list(X = X, Y = Y, k = k, beta = fs("number", positive = TRUE), snap = fs("flag")),
     reconstruction = list(X = X, Y = Y, k = k, reg = fs("number", lower = 0), snap = fs("flag")),
-    sparse = list(X = X, E = fs("matrix", rows = quote(n)), Y = Y, normalize = fs("flag"),
+    sparse = list(X = X, E = fs("matrix"), Y = Y, normalize = fs("flag"),
                   solver = fs("string")),
     linear = list(mu = fs("vector", len = quote(p)), ybar = fs("vector", len = quote(d)),
                   A = fs("matrix", rows = quote(p), cols = quote(d))),
@@ -255,9 +258,10 @@ validate_fit <- function(object, arg = "object") {
   }
   what <- "fit"
   check_components(object, fit_common_spec(), object, arg, what)
-  oos <- object$oos
-  if (!is_string(oos$default)) abort_model("oos$default", "must be the name of a rule (a string).", what, arg)
-  if (!is.character(oos$available) || !length(oos$available) || anyNA(oos$available)) {
+  oos <- object[["oos"]]
+  if (!is_string(oos[["default"]])) abort_model("oos$default", "must be the name of a rule (a string).", what, arg)
+  avail <- oos[["available"]]
+  if (!is.character(avail) || !length(avail) || anyNA(avail)) {
     abort_model("oos$available", "must name the fit's own rules (a character vector).", what, arg)
   }
   specs <- fit_class_specs()
@@ -266,8 +270,8 @@ validate_fit <- function(object, arg = "object") {
     abort_model("class", sprintf("names no known kind of fit (class '%s').", class(object)[1L]),
                 what, arg)
   }
-  check_components(object, specs[[cls[1L]]], object, arg, sprintf("%s fit", object$method))
-  if (!is.null(object$map)) validate_oos_map(object$map, arg, prefix = "map$")
+  check_components(object, specs[[cls[1L]]], object, arg, sprintf("%s fit", object[["method"]]))
+  if (!is.null(object[["map"]])) validate_oos_map(object[["map"]], arg, prefix = "map$")
   invisible(object)
 }
 
@@ -278,14 +282,14 @@ validate_oos_map <- function(object, arg = "object", prefix = "") {
                 "must be an out-of-sample map (class \"manifold_oos_map\").", what, arg)
   }
   check_components(object, map_common_spec(), object, arg, what, prefix)
-  rule <- map_data_specs()[[object$method]]
+  rule <- map_data_specs()[[object[["method"]]]]
   # the rule's settings live in params (k, beta, reg, snap, ...), its arrays in data
   arrays <- c("X", "Y", "E", "C", "mu", "ybar", "A", "kernel")
-  check_components(object$data, rule[intersect(names(rule), arrays)], object, arg, what,
+  check_components(object[["data"]], rule[intersect(names(rule), arrays)], object, arg, what,
                    paste0(prefix, "data$"))
-  check_components(object$params, rule[setdiff(names(rule), arrays)], object, arg, what,
+  check_components(object[["params"]], rule[setdiff(names(rule), arrays)], object, arg, what,
                    paste0(prefix, "params$"))
-  if (!is.null(object$n_threads) && !is_count(object$n_threads, zero = TRUE)) {
+  if (!is.null(object[["n_threads"]]) && !is_count(object[["n_threads"]], zero = TRUE)) {
     abort_model(paste0(prefix, "n_threads"), "must be a whole number of threads.", what, arg)
   }
   invisible(object)
@@ -302,7 +306,7 @@ is_count <- function(x, zero = FALSE) {
 # dimension expressions see n, p, d of `model` and the components of `obj`.
 check_components <- function(obj, specs, model, arg, what, prefix = "") {
   if (!is.list(obj)) abort_model(sub("\\$$", "", prefix), "must be a list.", what, arg)
-  dims <- list(n = model$n, p = model$n_features, d = model$ndim)
+  dims <- list(n = model[["n"]], p = model[["n_features"]], d = model[["ndim"]])
   # model-level names the expressions may use (oos, landmarks, ...)
   env <- list2env(c(dims, unclass(obj)), parent = baseenv())
   for (nm in names(specs)) {
@@ -342,6 +346,16 @@ check_component <- function(v, s, name, env, arg, what) {
       if (!is.null(cc) && ncol(v) != cc) fail(sprintf("must have %d columns; it has %d.", cc, ncol(v)))
       if (!finite_ok(v)) fail("must hold finite numbers only (it has NA, NaN or Inf).")
       range_ok(v)
+    },
+    array = {
+      if (!is.array(v) || !(is.double(v) || is.integer(v))) fail("must be a numeric array.")
+      want_dims <- tryCatch(as.integer(eval(s$dims, env)), error = function(e) NA_integer_)
+      if (anyNA(want_dims)) fail("cannot be checked: the components it depends on are invalid.")
+      if (!identical(as.integer(dim(v)), want_dims)) {
+        fail(sprintf("must have dimensions %s; it has %s.", paste(want_dims, collapse = " x "),
+                     paste(dim(v), collapse = " x ")))
+      }
+      if (!finite_ok(v)) fail("must hold finite numbers only (it has NA, NaN or Inf).")
     },
     vector = {
       if (!(is.double(v) || is.integer(v)) || !is.null(dim(v)) && length(dim(v)) > 1L && min(dim(v)) > 1L) {

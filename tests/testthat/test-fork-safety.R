@@ -5,7 +5,6 @@
 # fails the test instead of stalling the suite.
 
 skip_on_os("windows")
-skip_on_cran()
 skip_if_not_installed("callr")
 
 # Runs `fun` in a fresh R session with this test's library path; a hang (or a

@@ -63,7 +63,6 @@ test_that("max_threads() is at least 1 and at most OpenMP's default; n_threads o
 })
 
 test_that("OMP_THREAD_LIMIT=1 and a CPU quota of one core give one thread (child R process)", {
-  skip_on_cran()
   skip_if_not_installed("callr")
   probe <- function() {
     library(manifoldOOS)
