@@ -24,10 +24,11 @@
 #' the CPU quota of a container under cgroups v1 or v2, `mc.cores`,
 #' `_R_CHECK_LIMIT_CORES_` and batch-scheduler allocations), else the cgroup
 #' CPU quota read from `/sys/fs/cgroup` (and two under `R CMD check --as-cran`).
-#' It is computed when the package is loaded. No call ever uses more threads than the environment variable
-#' `OMP_THREAD_LIMIT` allows, and a build without OpenMP (for example with
-#' Apple's compiler) always uses one. Results do not depend on the number of
-#' threads.
+#' It is computed when the package is loaded. No call ever uses more threads
+#' than the environment variable `OMP_THREAD_LIMIT` allows (like
+#' `OMP_NUM_THREADS`, it is read when the R process starts), and a build
+#' without OpenMP (for example with Apple's compiler) always uses one.
+#' Results do not depend on the number of threads.
 #'
 #' To use fewer threads, for example when several R processes share a
 #' machine, set `options(manifoldOOS.threads = 2)` (or pass `n_threads`). The

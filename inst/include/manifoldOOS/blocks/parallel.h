@@ -24,6 +24,7 @@ void parallel_row_blocks(std::size_t n, std::size_t block, int n_threads, Prepar
                          MakeState make_state, Body body, Finish finish, int chunk = 8) {
   if (block < 1) block = 1;
   const int nt = resolve_threads(n_threads);
+  (void)nt;  // unused without OpenMP
   interrupt_flag flag;
   std::exception_ptr err = nullptr;
   std::atomic<bool> failed{false};
