@@ -307,8 +307,10 @@ is_count <- function(x, zero = FALSE) {
 check_components <- function(obj, specs, model, arg, what, prefix = "") {
   if (!is.list(obj)) abort_model(sub("\\$$", "", prefix), "must be a list.", what, arg)
   dims <- list(n = model[["n"]], p = model[["n_features"]], d = model[["ndim"]])
-  # model-level names the expressions may use (oos, landmarks, ...)
-  env <- list2env(c(dims, unclass(obj)), parent = baseenv())
+  # the expressions see the named components (oos, landmarks, ...) and n, p, d
+  comps <- unclass(obj)
+  comps <- if (is.null(names(comps))) list() else comps[!is.na(names(comps)) & nzchar(names(comps))]
+  env <- list2env(c(comps, dims), parent = baseenv())
   for (nm in names(specs)) {
     s <- specs[[nm]]
     if (!is.null(s$when)) {

@@ -154,6 +154,14 @@ test_that("the model error names the component and the argument", {
   m$data$C <- m$data$C[, 1, drop = FALSE]
   e <- tryCatch(predict(m, d$new), error = function(e) e)
   expect_identical(e$component, "data$C")
+  # an unnamed extra element is ignored; a fit without names is a classed error
+  f <- fits$pca
+  f[[length(f) + 1L]] <- 1
+  expect_invisible(validate_fit(f))
+  f <- fits$pca
+  names(f) <- NULL
+  expect_error(predict(f, d$new), class = "manifoldOOS_model_error")
+  expect_error(validate_fit(unclass(fits$pca)), class = "manifoldOOS_input_error")
   for (f in fits) expect_invisible(validate_fit(f))
   for (m in maps) expect_invisible(validate_fit(m))
 })
