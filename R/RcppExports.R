@@ -5,6 +5,18 @@
     .Call(`_manifoldOOS_mo_max_threads`)
 }
 
+.mo_omp_info <- function() {
+    .Call(`_manifoldOOS_mo_omp_info`)
+}
+
+.mo_set_available_threads <- function(n) {
+    .Call(`_manifoldOOS_mo_set_available_threads`, n)
+}
+
+.mo_fork_threads <- function(n) {
+    .Call(`_manifoldOOS_mo_fork_threads`, n)
+}
+
 .mo_eigs_dense <- function(A, which, m) {
     .Call(`_manifoldOOS_mo_eigs_dense`, A, which, m)
 }

@@ -183,6 +183,7 @@ ship_log <- new.env(parent = emptyenv())
 ship_log$sent <- 0L
 
 worker_install <- function(i, key, model) {
+  validate_fit(model, arg = "object")
   worker_cache$key <- key
   worker_cache$model <- model
   paste(Sys.info()[["nodename"]], Sys.getpid())
@@ -193,11 +194,16 @@ worker_threads <- function() {
 }
 
 # One chunk on a worker: the model comes from the cache (model = NULL) or
-# with the future (a re-send). A cache miss returns a marker.
-worker_chunk <- function(block, key, fun, args, threads, model = NULL) {
+# with the future (a re-send; checked here, as worker_install() checks the
+# cached one). A cache miss returns a marker. `hook` (tests only; from
+# options(manifoldOOS.chunk_hook) on the calling side) runs first on the block.
+worker_chunk <- function(block, key, fun, args, threads, model = NULL, hook = NULL) {
+  if (is.function(hook)) hook(block)
   if (is.null(model)) {
     if (!identical(worker_cache$key, key)) return(structure(list(), class = "manifold_cache_miss"))
     model <- worker_cache$model
+  } else {
+    validate_fit(model, arg = "object")
   }
   old <- options(manifoldOOS.threads = threads)
   on.exit(options(old), add = TRUE)
@@ -219,7 +225,26 @@ parallel_open <- function(model, verbose = FALSE, label = "predict", max_workers
   ship_log$sent <- ship_log$sent + nw
   mo_progress(verbose, "%s: model held by %d distinct worker(s)", label,
               length(unique(unlist(hosts))), start = t0)
-  list(key = key, model = model, threads = threads, n_workers = nw, label = label)
+  list(key = key, model = model, threads = threads, n_workers = nw, label = label,
+       hook = getOption("manifoldOOS.chunk_hook"))
+}
+
+# A future that could not return its chunk (its worker died, the connection
+# was lost, ...): the package's error, naming the chunk (rows a..b of the
+# input) and saying that nothing was returned or written.
+abort_worker <- function(e, label, chunk, rows) {
+  file <- grepl("^predict_file", label)
+  stop(structure(
+    class = c("manifoldOOS_worker_error", "manifoldOOS_error", "error", "condition"),
+    list(message = sprintf(paste0(
+      "%s: a worker of the future plan failed on chunk %d (rows %.0f..%.0f of the %s), ",
+      "so the call was abandoned: %s. %s Underlying error: %s"),
+      label, chunk, rows[1L], rows[2L], if (file) "input file's data rows" else "new data",
+      if (file) "nothing was written (no output file was created or changed)" else
+        "no result was returned",
+      "Check the workers of the plan (memory, a crash in another package) and retry.",
+      conditionMessage(e)),
+      call = NULL, chunk = chunk, rows = rows, parent = e)))
 }
 
 # Run fun(model, block, args...) for every block of a list on the workers of
@@ -248,14 +273,16 @@ parallel_stream <- function(session, produce, consume, fun, args, verbose = FALS
   key <- session$key
   threads <- session$threads
   cap <- max(1L, session$n_workers)
+  hook <- session$hook
   launch <- function(block, model = NULL) {
     future::future(
-      quote(worker_chunk(block, key, fun, args, threads, model)),
+      quote(worker_chunk(block, key, fun, args, threads, model, hook)),
       substitute = FALSE,
       globals = list(worker_chunk = worker_chunk, block = block, key = key, fun = fun, args = args,
-                     threads = threads, model = model),
+                     threads = threads, model = model, hook = hook),
       packages = "manifoldOOS", seed = NULL)
   }
+  rows_seen <- 0
   pending <- list()      # in flight: list(id, block, future)
   done <- list()         # finished but waiting for an earlier id (by id)
   next_id <- 1L          # next block to read
@@ -269,23 +296,30 @@ parallel_stream <- function(session, produce, consume, fun, args, verbose = FALS
         exhausted <- TRUE
         break
       }
-      pending[[length(pending) + 1L]] <- list(id = next_id, block = block, f = launch(block))
+      rows <- c(rows_seen + 1, rows_seen + NROW(block))
+      rows_seen <- rows_seen + NROW(block)
+      pending[[length(pending) + 1L]] <- list(id = next_id, block = block, rows = rows,
+                                              f = launch(block))
       next_id <- next_id + 1L
     }
     if (!length(pending)) break
     # wait for any chunk (not the oldest: a slow chunk must not hold up the
     # worker that finished first); resolved() only polls
     repeat {
-      ready <- which(vapply(pending, function(p) future::resolved(p$f), NA))
+      # a future whose worker died may fail in resolved(): value() reports it
+      ready <- which(vapply(pending, function(p) {
+        tryCatch(isTRUE(future::resolved(p$f)), FutureError = function(e) TRUE)
+      }, NA))
       if (length(ready)) break
       Sys.sleep(0.005)
     }
     for (j in rev(ready)) {
       p <- pending[[j]]
-      part <- future::value(p$f)
+      part <- tryCatch(future::value(p$f),
+                       FutureError = function(e) abort_worker(e, session$label, p$id, p$rows))
       pending[[j]] <- NULL
       if (inherits(part, "manifold_cache_miss")) {
-        pending[[length(pending) + 1L]] <- list(id = p$id, block = p$block,
+        pending[[length(pending) + 1L]] <- list(id = p$id, block = p$block, rows = p$rows,
                                                 f = launch(p$block, session$model))
         resent <- resent + 1L
         ship_log$sent <- ship_log$sent + 1L

@@ -9,6 +9,7 @@
 # `arg`. Otherwise the core found a property of the data it was given, and
 # `arg` (default "X") is blamed.
 core <- function(expr, arg = "X") {
+  sync_fork_threads()
   tryCatch(expr, "C++Error" = function(e) {
     cls <- class(e)
     msg <- conditionMessage(e)
@@ -29,16 +30,27 @@ core <- function(expr, arg = "X") {
 #'
 #' The package parallelises long loops with OpenMP. Functions with an
 #' `n_threads` argument use all available threads when it is 0 (the default
-#' is the option `manifoldOOS.threads`, itself 0 unless set).
+#' is the option `manifoldOOS.threads`, itself 0 unless set). See
+#' [manifoldOOS-threads] for how the count is found and for forked
+#' processes.
 #'
-#' @return The number of threads OpenMP makes available (1 when the package
-#'   was built without OpenMP).
+#' @return The number of threads "all available" means: OpenMP's default
+#'   capped by the CPUs the process may use (CPU quota of a container,
+#'   affinity) and by `OMP_THREAD_LIMIT`; 1 in a forked child (unless
+#'   `options(manifoldOOS.fork_threads)` allows more) and when the package was
+#'   built without OpenMP.
 #' @export
 #' @examples
 #' max_threads()
-max_threads <- function() .mo_max_threads()
+max_threads <- function() {
+  sync_fork_threads()
+  .mo_max_threads()
+}
 
-default_threads <- function() getOption("manifoldOOS.threads", 0L)
+default_threads <- function() {
+  sync_fork_threads()
+  getOption("manifoldOOS.threads", 0L)
+}
 
 timed <- function(expr) {
   t0 <- proc.time()[["elapsed"]]

@@ -126,6 +126,7 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
                                  chunk_size = NULL, parallel = FALSE,
                                  verbose = getOption("manifoldOOS.verbose", FALSE),
                                  novelty = FALSE, neighbors = NULL) {
+  validate_fit(object)
   verbose <- check_verbose(verbose)
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")

@@ -12,7 +12,10 @@
 #' `neighbour_graph()` is now [neighbor_graph()].
 #'
 #' @section Options:
-#' * `manifoldOOS.threads`: default number of threads (0 = all available).
+#' * `manifoldOOS.threads`: default number of threads (0 = all available; see
+#'   [manifoldOOS-threads]).
+#' * `manifoldOOS.fork_threads`: most threads of the compiled code in a process
+#'   created by `fork()` (1; see [manifoldOOS-threads]).
 #' * `manifoldOOS.verbose`: default of the `verbose` argument of the fits,
 #'   [oos_map()] and [predict()][manifold_fit] (`FALSE`; see
 #'   [manifoldOOS-progress]).

@@ -466,6 +466,7 @@ resolve_beta <- function(beta, X, arg = "beta") {
 predict.manifold_oos_map <- function(object, newdata, n_threads = object$n_threads, ...,
                                      chunk_size = NULL, parallel = FALSE,
                                      verbose = getOption("manifoldOOS.verbose", FALSE)) {
+  validate_fit(object)
   check_dots(..., fun = "predict()", context = "an oos_map takes nothing in `...`")
   verbose <- check_verbose(verbose)
   chunk_size <- check_chunk_size(chunk_size)

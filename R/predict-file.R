@@ -78,6 +78,7 @@ predict_file <- function(fit, input, output, chunk_size = 1e5, parallel = FALSE,
   if (!inherits(fit, c("manifold_fit", "manifold_oos_map"))) {
     abort_input("fit", "must be a fitted model (a manifold_fit) or an oos_map().")
   }
+  validate_fit(fit, arg = "fit")
   require_packages("data.table", "predict_file()", "input")
   chunk_size <- check_chunk_size(chunk_size)
   parallel <- check_flag(parallel, "parallel")

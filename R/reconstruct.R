@@ -97,6 +97,7 @@ reconstruct <- function(fit, Y, ...) UseMethod("reconstruct")
 #' @rdname reconstruct
 #' @export
 reconstruct.manifold_fit <- function(fit, Y, method = NULL, X = NULL, k = NULL, alpha = 1, ...) {
+  validate_fit(fit, arg = "fit")
   Y <- as_data_matrix(Y, "Y", min_rows = 1L)
   if (ncol(Y) != fit$ndim) {
     abort_input("Y", sprintf("must have %d columns (the embedding dimensions of the fit); it has %d.",

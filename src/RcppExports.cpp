@@ -22,6 +22,38 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_omp_info
+Rcpp::IntegerVector mo_omp_info();
+RcppExport SEXP _manifoldOOS_mo_omp_info() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(mo_omp_info());
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_set_available_threads
+int mo_set_available_threads(int n);
+RcppExport SEXP _manifoldOOS_mo_set_available_threads(SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_set_available_threads(n));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_fork_threads
+int mo_fork_threads(int n);
+RcppExport SEXP _manifoldOOS_mo_fork_threads(SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_fork_threads(n));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_eigs_dense
 Rcpp::List mo_eigs_dense(const arma::mat& A, std::string which, int m);
 RcppExport SEXP _manifoldOOS_mo_eigs_dense(SEXP ASEXP, SEXP whichSEXP, SEXP mSEXP) {
@@ -1532,6 +1564,9 @@ RcppExport SEXP run_testthat_tests(SEXP);
 
 static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_max_threads", (DL_FUNC) &_manifoldOOS_mo_max_threads, 0},
+    {"_manifoldOOS_mo_omp_info", (DL_FUNC) &_manifoldOOS_mo_omp_info, 0},
+    {"_manifoldOOS_mo_set_available_threads", (DL_FUNC) &_manifoldOOS_mo_set_available_threads, 1},
+    {"_manifoldOOS_mo_fork_threads", (DL_FUNC) &_manifoldOOS_mo_fork_threads, 1},
     {"_manifoldOOS_mo_eigs_dense", (DL_FUNC) &_manifoldOOS_mo_eigs_dense, 3},
     {"_manifoldOOS_mo_geigs_dense", (DL_FUNC) &_manifoldOOS_mo_geigs_dense, 5},
     {"_manifoldOOS_mo_drop_trivial", (DL_FUNC) &_manifoldOOS_mo_drop_trivial, 4},

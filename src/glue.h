@@ -4,6 +4,11 @@
 #ifndef MANIFOLDOOS_GLUE_H
 #define MANIFOLDOOS_GLUE_H
 
+#include <manifoldOOS/core/diagnostics.h>
+
+// The third-party headers are included with their own warnings silenced
+// (see manifoldOOS/core/eigen.h); the package's code keeps all its warnings.
+MO_SILENCE_THIRD_PARTY_BEGIN
 #ifdef MO_GLUE_EIGEN
 // Both forward headers must precede Rcpp.h, which RcppArmadillo.h includes
 // after its own forward header. Going through RcppArmadillo.h (rather than
@@ -15,6 +20,7 @@
 #else
 #include <RcppArmadillo.h>
 #endif
+MO_SILENCE_THIRD_PARTY_END
 
 #include <manifoldOOS/core/common.h>
 

@@ -18,6 +18,9 @@
 
 #include <Rinternals.h>
 #include <climits>
+#ifndef _WIN32
+#include <pthread.h>
+#endif
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -55,15 +58,67 @@ bool mo_take_poll_error() {
   return seen;
 }
 
+namespace {
+// pthread_atfork child handler: a process created by fork() (parallel's
+// mclapply(), future's multicore plan, doParallel's forked workers) runs the
+// compiled code on one thread, since GNU OpenMP's thread pool does not
+// survive fork(). Only async-signal-safe work: two stores.
+void mo_atfork_child() { manifoldOOS::enter_forked_child(); }
+}  // namespace
+
 // [[Rcpp::init]]
 void manifoldOOS_init(DllInfo* dll) {
   (void)dll;
   manifoldOOS::set_interrupt_hook(&r_interrupt_pending);
+#ifndef _WIN32
+  // once per process: the shared object is loaded once
+  static bool registered = false;
+  if (!registered) registered = pthread_atfork(nullptr, nullptr, &mo_atfork_child) == 0;
+#endif
 }
 
-// Number of OpenMP threads available to the package (1 without OpenMP).
+// Number of threads "all available" means for the package (1 without OpenMP).
 // [[Rcpp::export(.mo_max_threads)]]
 int mo_max_threads() { return manifoldOOS::resolve_threads(0); }
+
+// OpenMP's own default (OMP_NUM_THREADS, else the CPUs of the affinity mask)
+// and OMP_THREAD_LIMIT (0 when unlimited); 1 and 1 without OpenMP.
+// [[Rcpp::export(.mo_omp_info)]]
+Rcpp::IntegerVector mo_omp_info() {
+#ifdef _OPENMP
+  const int limit = omp_get_thread_limit();
+  return Rcpp::IntegerVector::create(Rcpp::_["max_threads"] = omp_get_max_threads(),
+                                     Rcpp::_["thread_limit"] = limit >= INT_MAX ? 0 : limit,
+                                     Rcpp::_["openmp"] = 1);
+#else
+  return Rcpp::IntegerVector::create(Rcpp::_["max_threads"] = 1, Rcpp::_["thread_limit"] = 0,
+                                     Rcpp::_["openmp"] = 0);
+#endif
+}
+
+// Sets what n_threads = 0 ("all available") means (set at load time from the
+// CPU quota of the process; n < 1: OpenMP's default).
+// [[Rcpp::export(.mo_set_available_threads)]]
+int mo_set_available_threads(int n) {
+  manifoldOOS::threads_config().available.store(n > 0 ? n : 0);
+  return manifoldOOS::resolve_threads(0);
+}
+
+// In a process created by fork(): the most threads the compiled code may use
+// (set from options(manifoldOOS.fork_threads)); returns 0 outside a forked
+// child (nothing is changed there) and the limit in effect inside one.
+// [[Rcpp::export(.mo_fork_threads)]]
+int mo_fork_threads(int n) {
+  manifoldOOS::thread_settings& cfg = manifoldOOS::threads_config();
+  if (!manifoldOOS::in_forked_child()) return 0;
+  if (n >= 1) {
+    cfg.fork_limit.store(n);
+#ifdef _OPENMP
+    if (n > 1) omp_set_num_threads(n);
+#endif
+  }
+  return cfg.fork_limit.load();
+}
 
 // ----------------------------------------------------------------------------
 // Glue for the dense eigen-solvers (Armadillo only; see glue_eigen_sparse.cpp

@@ -9,8 +9,7 @@
 // (ascending d), so the factor does not depend on the number of threads.
 #include "glue_cholmod_super.h"
 
-#include <Eigen/Cholesky>
-#include <Eigen/Dense>
+#include <manifoldOOS/core/eigen.h>
 
 #include <algorithm>
 #include <atomic>

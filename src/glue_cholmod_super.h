@@ -14,7 +14,7 @@
 
 #include <cholmod.h>
 
-#include <Eigen/SparseCore>
+#include <manifoldOOS/core/eigen_sparse.h>
 
 #include <memory>
 

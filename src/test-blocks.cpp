@@ -153,7 +153,7 @@ void expect_parser(const manifoldOOS::choice<E> (&names)[N], Parse parse, const 
                    const std::string& message) {
   for (std::size_t i = 0; i < N; ++i) {
     for (std::size_t j = 0; j < i; ++j) expect_true(std::string(names[i].name) != names[j].name);
-    expect_true(parse(names[i].name) == names[i].value);
+    expect_true((parse(names[i].name) == names[i].value));
   }
   std::string got = "(parsed)";
   try {

@@ -299,7 +299,8 @@ test_that("every export is fuzzed above or deliberately exempt, so a new export 
     sosi_baselines = "reproduction helper (SOSI); tested in test-sosi.R",
     regularizer_path = "reproduction helper (SOSI Fig. 9); tested in test-sosi.R",
     separable_pairs = "reproduction helper (SOSI); tested in test-sosi.R",
-    step_manifold = "recipes step; tested in test-tidymodels.R")
+    step_manifold = "recipes step; tested in test-tidymodels.R",
+    validate_fit = "checks a fitted model; fuzzed with damaged models in test-corrupt-models.R")
   exports <- getNamespaceExports("manifoldOOS")
   exports <- exports[vapply(exports, function(f) is.function(getExportedValue("manifoldOOS", f)), TRUE)]
   missing <- setdiff(exports, c(covered, names(exempt)))

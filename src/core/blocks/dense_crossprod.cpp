@@ -84,13 +84,14 @@ void crossprod_lower_acc(const double* A, long lda, long nrow, long p, double* C
   const long ns = (p + 7) / 8;  // strips of 8 columns (the last one zero-padded)
   aligned_buffer pack(std::size_t(ns) * 8 * kc_max);
   double* P = pack.ptr;
-  bool avx2 = false;
 #ifdef MO_HAVE_AVX2_KERNELS
-  avx2 = cpu_has_avx2_fma();
+  const bool avx2 = cpu_has_avx2_fma();
 #endif
   interrupt_flag flag(1);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(resolve_threads(n_threads))
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
   {
     double tile[32];

@@ -3,9 +3,8 @@
 // <manifoldOOS/blocks/eigen_sparse.h> for the interface and the settings.
 #include <manifoldOOS/blocks/eigen_sparse.h>
 
-#include <Eigen/Dense>
-#include <Eigen/Sparse>
-#include <Eigen/SparseCholesky>
+#include <manifoldOOS/core/eigen.h>
+#include <manifoldOOS/core/eigen_sparse.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,8 +28,10 @@
 #endif
 #endif
 
+MO_SILENCE_THIRD_PARTY_BEGIN
 #include <Spectra/SymEigsShiftSolver.h>
 #include <Spectra/SymEigsSolver.h>
+MO_SILENCE_THIRD_PARTY_END
 
 #if defined(MANIFOLDOOS_SPECTRA_1X_HEADER) && defined(SPECTRA_SYM_EIGS_SOLVER_H)
 #define MANIFOLDOOS_SPECTRA_1X 1
@@ -72,8 +73,10 @@ inline double max_asymmetry(const sp_mat_e& A) {
   }
   const double* v = A.valuePtr();
   double dmax = 0.0;
+  const int nt = A.nonZeros() > 1000000 ? resolve_threads(0) : 1;
+  (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(max : dmax) if (A.nonZeros() > 1000000)
+#pragma omp parallel for schedule(static) reduction(max : dmax) num_threads(nt) if (nt > 1)
 #endif
   for (Eigen::Index j = 0; j < n; ++j) {
     for (int e = p[j]; e < p[j + 1]; ++e) {

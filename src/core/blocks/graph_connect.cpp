@@ -87,7 +87,7 @@ std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
     // large steps: the master thread polls inside the loop
     interrupt_flag flag(work >= poll_work ? std::max<long>(64, poll_work / csz) : nr + 1L);
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 64) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 64) num_threads(nt) if (nt > 1)
 #endif
     for (int r = 0; r < nr; ++r) {
       if (flag.poll(r + 1)) continue;
@@ -139,7 +139,7 @@ std::vector<added_edge> connect_all_pairs(const std::vector<double>& P, int n, i
   const int nt = resolve_threads(n_threads);
   interrupt_flag flag(1);
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
 #endif
   for (int a = 0; a < c; ++a) {
     if (flag.poll(a)) continue;
@@ -198,7 +198,7 @@ pairwise_summary pairwise_distance_summary(const double* S, int m, int p, int n_
   const int nt = resolve_threads(n_threads);
   interrupt_flag flag(16);
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt) if (nt > 1)
 #endif
   for (int i = 0; i < m - 1; ++i) {
     if (flag.poll(i)) continue;

@@ -154,7 +154,7 @@ class kd_tree {
  public:
   // src: p x n point-contiguous coordinates.
   kd_tree(const double* src, size_t n, size_t p, int leaf_size)
-      : n_(n), p_(p), leaf_(leaf_size) {
+      : p_(p), leaf_(leaf_size) {
     perm_.resize(n);
     for (size_t j = 0; j < n; ++j) perm_[j] = static_cast<int>(j);
     nodes_.reserve(4 * (n / static_cast<size_t>(leaf_size) + 1));
@@ -181,7 +181,7 @@ class kd_tree {
     int left, right;  // -1 for a leaf
   };
 
-  size_t n_, p_;
+  size_t p_;
   int leaf_;
   std::vector<int> perm_;     // tree position -> original index
   std::vector<double> pts_;   // p x n in tree order

@@ -344,7 +344,7 @@ void dijkstra_multi_impl(const adjacency_view& G, const int* sources, int m, dou
   const int n_blocks = (m + block - 1) / block;
   interrupt_flag flag(1);
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
   {
     std::vector<double> dist(n);

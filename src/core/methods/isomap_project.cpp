@@ -204,7 +204,7 @@ void isomap_triangulate_rows(const double* D, long m, const int* idx, const doub
   interrupt_flag flag(16);
   if (!vec) {
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
     {
       std::vector<double> s(m);
@@ -222,7 +222,7 @@ void isomap_triangulate_rows(const double* D, long m, const int* idx, const doub
 #ifdef MO_HAVE_AVX2_KERNELS
   const long n_groups = (c + grp - 1) / grp;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
   {
     std::vector<double> V(grp * blk);

@@ -26,8 +26,10 @@ void parallel_items(long count, int n_threads, Body body) {
   std::exception_ptr err;
   std::mutex mu;
   std::atomic<bool> failed{false};
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(resolve_threads(n_threads))
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
 #endif
   for (long j = 0; j < count; ++j) {
     if (failed.load(std::memory_order_relaxed) || flag.poll(j)) continue;

@@ -166,6 +166,7 @@ arma::mat lgrm_predict_rbf_fused(const arma::mat& B, const arma::mat& beta, cons
   (void)cr;
   (void)n_threads;
   (void)wide;
+  (void)mp;
 #endif
   return Y;
 }

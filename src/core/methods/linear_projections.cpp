@@ -3,8 +3,8 @@
 // <manifoldOOS/methods/linear_projections.h>).
 #include <manifoldOOS/methods/linear_projections.h>
 
-#include <Eigen/Dense>
-#include <Eigen/Sparse>
+#include <manifoldOOS/core/eigen.h>
+#include <manifoldOOS/core/eigen_sparse.h>
 
 #include <algorithm>
 #include <cmath>

@@ -19,7 +19,7 @@
 #define MANIFOLDOOS_CLIQUE_ASSEMBLY_H
 
 #include <armadillo>
-#include <Eigen/Sparse>
+#include <manifoldOOS/core/eigen_sparse.h>
 #include <algorithm>
 #include <climits>
 #include <cstdint>

@@ -29,7 +29,7 @@
 #define MANIFOLDOOS_EIGEN_SPARSE_H
 
 #include <armadillo>
-#include <Eigen/SparseCore>
+#include <manifoldOOS/core/eigen_sparse.h>
 
 #include <algorithm>
 #include <functional>

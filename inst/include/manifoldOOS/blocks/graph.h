@@ -14,7 +14,7 @@
 #ifndef MANIFOLDOOS_GRAPH_H
 #define MANIFOLDOOS_GRAPH_H
 
-#include <Eigen/Sparse>
+#include <manifoldOOS/core/eigen_sparse.h>
 #include <cstddef>
 #include <vector>
 

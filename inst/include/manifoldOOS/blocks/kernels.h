@@ -7,7 +7,7 @@
 #define MANIFOLDOOS_KERNELS_H
 
 #include <armadillo>
-#include <Eigen/Dense>
+#include <manifoldOOS/core/eigen.h>
 #include <algorithm>
 #include <cmath>
 #include <string>

@@ -28,7 +28,7 @@
 #define MANIFOLDOOS_LOCAL_ALIGN_H
 
 #include <armadillo>
-#include <Eigen/Sparse>
+#include <manifoldOOS/core/eigen_sparse.h>
 #include <cmath>
 #include <sstream>
 #include <string>

@@ -24,6 +24,7 @@ void parallel_row_blocks(std::size_t n, std::size_t block, int n_threads, Prepar
                          MakeState make_state, Body body, Finish finish, int chunk = 8) {
   if (block < 1) block = 1;
   const int nt = resolve_threads(n_threads);
+  (void)nt;  // unused without OpenMP
   interrupt_flag flag;
   std::exception_ptr err = nullptr;
   std::atomic<bool> failed{false};
@@ -31,7 +32,7 @@ void parallel_row_blocks(std::size_t n, std::size_t block, int n_threads, Prepar
     const std::size_t i1 = std::min(n, i0 + block);
     prepare(i0, i1);
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
     {
       // No exception may leave the worksharing loop (OpenMP would end the
@@ -91,8 +92,10 @@ template <class MakeState, class Body>
 bool parallel_rows_guarded(std::size_t m, int n_threads, int chunk, MakeState make_state, Body body) {
   interrupt_flag flag;
   std::atomic<bool> failed{false};
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(resolve_threads(n_threads))
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
   {
     std::optional<decltype(make_state())> state;

@@ -14,7 +14,7 @@
 #ifndef MANIFOLDOOS_SPD_FACTOR_H
 #define MANIFOLDOOS_SPD_FACTOR_H
 
-#include <Eigen/SparseCore>
+#include <manifoldOOS/core/eigen_sparse.h>
 
 #include <memory>
 

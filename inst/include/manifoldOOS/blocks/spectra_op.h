@@ -7,7 +7,7 @@
 #ifndef MANIFOLDOOS_SPECTRA_OP_H
 #define MANIFOLDOOS_SPECTRA_OP_H
 
-#include <Eigen/Core>
+#include <manifoldOOS/core/eigen.h>
 
 namespace manifoldOOS {
 

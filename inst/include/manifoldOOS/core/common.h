@@ -138,11 +138,55 @@ class interrupt_flag {
   std::atomic<bool> stop_{false};
 };
 
-// Number of threads to use; 0 or negative means "all available".
+// ---- thread counts ---------------------------------------------------------
+// The process-wide thread settings behind resolve_threads(). Plain atomics:
+// they are written by the glue (at load time, by the fork handler and by the
+// R-level thread resolution) and read at the start of every threaded call.
+struct thread_settings {
+  // What "all available" (n_threads <= 0) means; 0 until the glue sets it
+  // (then OpenMP's own default, omp_get_max_threads(), is used).
+  std::atomic<int> available{0};
+  // Most threads a process created by fork() may use; 0 outside such a child.
+  // GNU OpenMP's thread pool does not survive fork(): a forked child that
+  // opens a parallel region with more than one thread waits forever for the
+  // pool threads of its parent, so the fork handler sets this to 1.
+  std::atomic<int> fork_limit{0};
+};
+
+inline thread_settings& threads_config() {
+  static thread_settings s;
+  return s;
+}
+
+// Called in the child right after fork() (pthread_atfork): the package is
+// single-threaded there until the glue raises the limit on request.
+inline void enter_forked_child() {
+  threads_config().fork_limit.store(1);
+#ifdef _OPENMP
+  omp_set_num_threads(1);
+#endif
+}
+
+inline bool in_forked_child() { return threads_config().fork_limit.load() > 0; }
+
+// Number of threads to use; 0 or negative means "all available" (the count
+// the glue set, at most OpenMP's default). Never more than OMP_THREAD_LIMIT,
+// and never more than the fork limit in a forked child. Every parallel region
+// of the package opens with `num_threads(nt) if (nt > 1)`, so a count of 1
+// runs the loop on the calling thread without starting an OpenMP team.
 inline int resolve_threads(int n_threads) {
 #ifdef _OPENMP
-  if (n_threads <= 0) return omp_get_max_threads();
-  return n_threads;
+  const thread_settings& cfg = threads_config();
+  int nt = n_threads;
+  if (nt <= 0) {
+    const int avail = cfg.available.load();
+    nt = avail > 0 ? avail : omp_get_max_threads();
+  }
+  const int limit = omp_get_thread_limit();
+  if (limit > 0 && nt > limit) nt = limit;
+  const int fork_limit = cfg.fork_limit.load();
+  if (fork_limit > 0 && nt > fork_limit) nt = fork_limit;
+  return nt < 1 ? 1 : nt;
 #else
   (void)n_threads;
   return 1;

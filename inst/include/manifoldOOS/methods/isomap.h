@@ -324,7 +324,7 @@ inline arma::mat isomap_project_nb(const arma::mat& X, const arma::mat& Xnew, co
   } else {
     interrupt_flag flag(16);
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
     {
       std::vector<double> s(m);

@@ -25,7 +25,7 @@
 #define MANIFOLDOOS_LE_H
 
 #include <armadillo>
-#include <Eigen/Sparse>
+#include <manifoldOOS/core/eigen_sparse.h>
 #include <cmath>
 #include <limits>
 #include <sstream>

@@ -21,9 +21,8 @@
 #define MANIFOLDOOS_LGRM_H
 
 #include <armadillo>
-#include <Eigen/Dense>
-#include <Eigen/Sparse>
-#include <Eigen/SparseCholesky>
+#include <manifoldOOS/core/eigen.h>
+#include <manifoldOOS/core/eigen_sparse.h>
 #include <algorithm>
 #include <cmath>
 #include <memory>

@@ -139,7 +139,7 @@ inline arma::mat lmds_place_columns(const lmds_map& M, lmds_rule rule, const arm
   const int nt = resolve_threads(n_threads);
   (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
   {
     arma::vec s(m);

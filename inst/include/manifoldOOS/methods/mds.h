@@ -145,7 +145,7 @@ class centred_sq_op : public square_operator {
     const long* bounds = bounds_.data();
     (void)nt_;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt_)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt_) if (nt_ > 1)
 #endif
     for (int p = 0; p < kParts; ++p) {
       double* t = acc + static_cast<std::size_t>(p) * n;
@@ -245,7 +245,7 @@ inline void for_each_column(long n, int n_threads, const Body& body) {
   const int nt = resolve_threads(n_threads);
   (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
 #endif
   for (long j = 0; j < n; ++j) body(j);
 }

@@ -235,7 +235,7 @@ struct nppe_result {
 
 // Fit on X (N x D) with the LLE cost matrix M (N x N, sparse symmetric).
 inline nppe_result nppe_fit(const arma::mat& X, const sp_mat_e& M, const nppe_options& o) {
-  const arma::uword N = X.n_rows, D = X.n_cols;
+  const arma::uword N = X.n_rows;
   if (M.rows() != long(N) || M.cols() != long(N)) throw input_error("the LLE matrix must be N x N");
   if (!X.is_finite()) throw input_error("`X` must contain only finite values");
   if (o.m < 1) throw input_error("`ndim` must be positive");

@@ -11,7 +11,7 @@
 #define MANIFOLDOOS_SOSI_H
 
 #include <armadillo>
-#include <Eigen/Dense>
+#include <manifoldOOS/core/eigen.h>
 #include <algorithm>
 #include <cmath>
 #include <functional>

@@ -163,8 +163,10 @@ inline arma::mat kernel_map_predict(const kernel_map& m, const arma::mat& X, con
   const arma::uword nb = (nq + block - 1) / block;
   arma::mat out(nq, m.C.n_cols);
   interrupt_flag flag(1);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(resolve_threads(n_threads))
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
 #endif
   for (long b = 0; b < long(nb); ++b) {
     if (flag.poll(b)) continue;

@@ -107,7 +107,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
     std::vector<std::vector<uword>> fails(nt);
     bool crashed = false;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 #endif
     {
       int tid = 0;
@@ -149,7 +149,7 @@ inline void solve(const arma::mat& X, const arma::mat& E, const arma::mat& Q,
     sink(i, r);
   };
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
 #endif
   for (long c = 0; c < long(nchunks); ++c) {
     if (flag.poll(c)) continue;
