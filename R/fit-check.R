@@ -36,9 +36,10 @@ fit_common_spec <- function() {
     ndim = fs("count"),
     n_features = fs("count"),
     embedding = fs("matrix", rows = quote(n), cols = quote(d)),
-    feature_names = fs("strings", len = quote(p), optional = TRUE, finite = FALSE),
+    feature_names = fs("strings", len = quote(p_in), optional = TRUE, finite = FALSE),
     params = fs("list", optional = TRUE),
-    oos = fs("list")
+    oos = fs("list"),
+    neighbors = fs("list", optional = TRUE)
   )
 }
 
@@ -181,7 +182,7 @@ map_common_spec <- function() {
     n = fs("count"),
     ndim = fs("count"),
     n_features = fs("count"),
-    feature_names = fs("strings", len = quote(p), optional = TRUE, finite = FALSE),
+    feature_names = fs("strings", len = quote(p_in), optional = TRUE, finite = FALSE),
     embedding_names = fs("strings", len = quote(d), optional = TRUE, finite = FALSE),
     params = fs("list"),
     data = fs("list")
@@ -257,7 +258,9 @@ validate_fit <- function(object, arg = "object") {
                              class(object)[1L]))
   }
   what <- "fit"
+  check_input_model(object, arg, what)
   check_components(object, fit_common_spec(), object, arg, what)
+  check_neighbor_spec(object[["neighbors"]], arg, what)
   oos <- object[["oos"]]
   if (!is_string(oos[["default"]])) abort_model("oos$default", "must be the name of a rule (a string).", what, arg)
   avail <- oos[["available"]]
@@ -281,6 +284,7 @@ validate_oos_map <- function(object, arg = "object", prefix = "") {
     abort_model(sub("\\$$", "", if (nzchar(prefix)) prefix else "class"),
                 "must be an out-of-sample map (class \"manifold_oos_map\").", what, arg)
   }
+  check_input_model(object, arg, what, prefix)
   check_components(object, map_common_spec(), object, arg, what, prefix)
   rule <- map_data_specs()[[object[["method"]]]]
   # the rule's settings live in params (k, beta, reg, snap, ...), its arrays in data
@@ -297,6 +301,63 @@ validate_oos_map <- function(object, arg = "object", prefix = "") {
 
 is_string <- function(x) is.character(x) && length(x) == 1L && !is.na(x)
 
+# The number of columns the method of a model works on: the PCA components
+# of its input model, else its input columns (NA when `input` is malformed;
+# check_input_model() reports that first).
+fitted_columns <- function(model) {
+  rot <- model[["input"]][["pca"]][["rotation"]]
+  if (is.null(rot)) return(model[["n_features"]])
+  if (is.matrix(rot)) ncol(rot) else NA_integer_
+}
+
+# The input model of a fit or map (pca =, metric =): see ?manifoldOOS-input.
+check_input_model <- function(object, arg, what, prefix = "") {
+  input <- object[["input"]]
+  if (is.null(input)) return(invisible())
+  nm <- function(x) paste0(prefix, "input", x)
+  if (!is.list(input)) abort_model(nm(""), "must be a list (the input model).", what, arg)
+  if (!is_string(input[["metric"]]) || !input[["metric"]] %in% c("euclidean", "cosine", "correlation")) {
+    abort_model(nm("$metric"), "must be \"euclidean\", \"cosine\" or \"correlation\".", what, arg)
+  }
+  p_in <- object[["n_features"]]
+  if (!is_count(p_in)) abort_model(paste0(prefix, "n_features"), "must be a whole number, at least 1.", what, arg)
+  pc <- input[["pca"]]
+  if (is.null(pc)) return(invisible())
+  if (!is.list(pc)) abort_model(nm("$pca"), "must be a list (center, scale, rotation).", what, arg)
+  vec_ok <- function(v, positive = FALSE) {
+    is.numeric(v) && is.null(dim(v)) && length(v) == p_in && !anyNA(v) && all(is.finite(v)) &&
+      (!positive || all(v > 0))
+  }
+  if (!vec_ok(pc[["center"]])) abort_model(nm("$pca$center"), sprintf("must be %d finite numbers.", p_in), what, arg)
+  if (!vec_ok(pc[["scale"]], TRUE)) {
+    abort_model(nm("$pca$scale"), sprintf("must be %d positive numbers.", p_in), what, arg)
+  }
+  rot <- pc[["rotation"]]
+  if (!is.matrix(rot) || !is.numeric(rot) || nrow(rot) != p_in || ncol(rot) < 1L || anyNA(rot) ||
+      any(!is.finite(rot))) {
+    abort_model(nm("$pca$rotation"), sprintf("must be a finite numeric matrix with %d rows.", p_in), what, arg)
+  }
+  invisible()
+}
+
+# The neighbour search a fit recorded (fit$neighbors).
+check_neighbor_spec <- function(nb, arg, what) {
+  if (is.null(nb)) return(invisible())
+  if (!is_string(nb[["method"]]) || !nb[["method"]] %in% c("exact", "hnsw")) {
+    abort_model("neighbors$method", "must be \"exact\" or \"hnsw\".", what, arg)
+  }
+  if (!is_string(nb[["metric"]]) || !nb[["metric"]] %in% input_metrics) {
+    abort_model("neighbors$metric", "must name a metric.", what, arg)
+  }
+  ha <- nb[["hnsw_args"]]
+  ok <- is.list(ha) && tryCatch({
+    check_hnsw_args(ha)
+    TRUE
+  }, manifoldOOS_error = function(e) FALSE)
+  if (!ok) abort_model("neighbors$hnsw_args", "must be a list of HNSW parameters (M, ef_construction, ef, seed).", what, arg)
+  invisible()
+}
+
 is_count <- function(x, zero = FALSE) {
   is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) && x == round(x) &&
     x >= (if (zero) 0 else 1) && x <= .Machine$integer.max
@@ -306,7 +367,9 @@ is_count <- function(x, zero = FALSE) {
 # dimension expressions see n, p, d of `model` and the components of `obj`.
 check_components <- function(obj, specs, model, arg, what, prefix = "") {
   if (!is.list(obj)) abort_model(sub("\\$$", "", prefix), "must be a list.", what, arg)
-  dims <- list(n = model[["n"]], p = model[["n_features"]], d = model[["ndim"]])
+  # p: the columns the method works on (the PCA scores when the fit has an
+  # input model with a PCA step); p_in: the columns of the input
+  dims <- list(n = model[["n"]], p = fitted_columns(model), d = model[["ndim"]], p_in = model[["n_features"]])
   # the expressions see the named components (oos, landmarks, ...) and n, p, d
   comps <- unclass(obj)
   comps <- if (is.null(names(comps))) list() else comps[!is.na(names(comps)) & nzchar(names(comps))]

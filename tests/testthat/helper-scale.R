@@ -26,7 +26,9 @@ scale_fits <- function(d = scale_data()) {
     plml = plml(Xt, 2, k = 8, seed = 1), nppe = nppe(Xt, 2, k = 8),
     supervised_le = supervised_le(Xt, d$lab[d$tr], 2),
     fisher_embedding = fisher_embedding(Xt, d$lab[d$tr], 2),
-    ke_lle = ke_lle(Xt, 2, k = 8)))
+    ke_lle = ke_lle(Xt, 2, k = 8),
+    # fits with an input model (PCA first, a metric)
+    isomap_pca = isomap(Xt, 2, k = 8, pca = 2), le_cosine = laplacian_eigenmaps(Xt, 2, k = 8, metric = "cosine")))
   fits$sosi <- suppressWarnings(sosi(fits$supervised_le, X_unlabeled = d$X[23:30, ], n_grid = 8,
                                      n_iter = 3))
   fits
