@@ -17,10 +17,14 @@ dir.create(work)
 # A single-cell-like sparse matrix: 20 types, each with its own mean profile
 # (300 marker columns at a raised rate) over a common background; about
 # `density` of the entries are non-zero, with count-like values.
-gen_code <- function(n, p, density = 0.01, seed = 1) sprintf('
-sparse_types <- function(n, p, density, seed) {
+# With mix = TRUE the types lie on a path (a differentiation continuum):
+# each row draws its markers from its type and the next one in proportions
+# w and 1 - w, w uniform, so that neighbouring types are connected.
+gen_code <- function(n, p, density = 0.01, seed = 1, mix = FALSE) sprintf('
+sparse_types <- function(n, p, density, seed, mix) {
   set.seed(seed)
   types <- sample.int(20L, n, replace = TRUE)
+  w <- if (mix) stats::runif(n) else rep(0, n)
   markers <- lapply(1:20, function(t) sample.int(p, 300L))
   per_row <- stats::rpois(n, density * p)
   n_marker <- stats::rbinom(n, per_row, 0.4)
@@ -30,25 +34,28 @@ sparse_types <- function(n, p, density, seed) {
   for (r in seq_len(n)) {
     m <- n_marker[r]; b <- per_row[r] - m
     if (per_row[r] == 0L) next
-    j[at + seq_len(per_row[r])] <- c(markers[[types[r]]][sample.int(300L, m, replace = TRUE)],
+    m2 <- stats::rbinom(1L, m, w[r])
+    nxt <- min(types[r] + 1L, 20L)
+    j[at + seq_len(per_row[r])] <- c(markers[[types[r]]][sample.int(300L, m - m2, replace = TRUE)],
+                                     markers[[nxt]][sample.int(300L, m2, replace = TRUE)],
                                      sample.int(p, b, replace = TRUE))
     at <- at + per_row[r]
   }
   x <- stats::rpois(length(i), 2) + 1
   Matrix::sparseMatrix(i = i, j = j, x = as.numeric(x), dims = c(n, p))
 }
-X <- sparse_types(%.0f, %.0f, %g, %d)
+X <- sparse_types(%.0f, %.0f, %g, %d, %s)
 X <- log1p(X)
-', n, p, density, seed)
+', n, p, density, seed, mix)
 
 # Rows bound into a table, with time ratios to the first row (> 1: slower
 # than it) when `ratio`, printed.
 # The matrix of a case, generated once in a child process and saved, so that
 # the peak memory of each case is the data plus the method (not the generator).
-data_file <- function(n, p, density = 0.01, seed = 1) {
-  f <- file.path(work, sprintf("x_%.0f_%.0f_%d.rds", n, p, seed))
+data_file <- function(n, p, density = 0.01, seed = 1, mix = FALSE) {
+  f <- file.path(work, sprintf("x_%.0f_%.0f_%d_%s.rds", n, p, seed, mix))
   if (!file.exists(f)) {
-    r <- bench_child(c(gen_code(n, p, density, seed), sprintf('saveRDS(X, "%s", compress = FALSE)', f),
+    r <- bench_child(c(gen_code(n, p, density, seed, mix), sprintf('saveRDS(X, "%s", compress = FALSE)', f),
                        'cat("RESULT done 1\n")'), work)
     cat(sprintf("  data %.0f x %.0f generated (child peak RSS %.0f MB)\n", n, p, r$rss))
   }
@@ -95,12 +102,12 @@ if ("pca" %in% parts) {
 }
 
 if ("fits" %in% parts) {
-  cat(sprintf("\n-- fits with pca = 50 on the %.0f x %.0f sparse matrix --\n", n_big, p_big))
+  cat(sprintf("\n-- fits with pca = 50 on a %.0f x %.0f sparse matrix (20 types on a continuum) --\n", n_big, p_big))
   rows <- list()
   for (cs in c('isomap(X, ndim = 2, k = 15, pca = 50, landmarks = 2000, seed = 1)',
                paste0('laplacian_eigenmaps(X, ndim = 2, k = 15, pca = 50, metric = "cosine", ',
                       'on_disconnected = "connect")'))) {
-    r <- bench_child(c(data_file(n_big, p_big),
+    r <- bench_child(c(data_file(n_big, p_big, mix = TRUE),
                        sprintf('t0 <- proc.time()[[3]]; f <- %s; t1 <- proc.time()[[3]] - t0', cs),
                        'cat(sprintf("RESULT seconds %.3f\\n", t1))'), work)
     rows[[length(rows) + 1L]] <- data.frame(case = cs, impl = "manifoldOOS", seconds = child_seconds(r),
