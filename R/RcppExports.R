@@ -77,6 +77,10 @@
     .Call(`_manifoldOOS_mo_smallest_connecting_k`, idx, mutual)
 }
 
+.mo_connect_components_distances <- function(D, component, n_components, rule, n_threads) {
+    .Call(`_manifoldOOS_mo_connect_components_distances`, D, component, n_components, rule, n_threads)
+}
+
 .mo_connect_components <- function(X, component, n_components, rule, n_threads) {
     .Call(`_manifoldOOS_mo_connect_components`, X, component, n_components, rule, n_threads)
 }
@@ -111,6 +115,14 @@
 
 .mo_radius <- function(X, query, eps, algorithm, n_threads) {
     .Call(`_manifoldOOS_mo_radius`, X, query, eps, algorithm, n_threads)
+}
+
+.mo_knn_distances <- function(Dq, k, self, n_threads) {
+    .Call(`_manifoldOOS_mo_knn_distances`, Dq, k, self, n_threads)
+}
+
+.mo_radius_distances <- function(Dq, eps, self) {
+    .Call(`_manifoldOOS_mo_radius_distances`, Dq, eps, self)
 }
 
 .mo_knn_kernel <- function(kernel) {
@@ -351,6 +363,10 @@
 
 .mo_mds_project <- function(X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads) {
     .Call(`_manifoldOOS_mo_mds_project`, X, Xnew, lsharp_t, coords, values, mu, grand_mean, rule, n_threads)
+}
+
+.mo_mds_place <- function(S, lsharp_t, coords, values, mu, grand_mean, rule) {
+    .Call(`_manifoldOOS_mo_mds_place`, S, lsharp_t, coords, values, mu, grand_mean, rule)
 }
 
 .mo_cmds_distances <- function(D, squared, ndim, opts, n_threads) {

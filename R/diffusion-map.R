@@ -70,7 +70,11 @@
 #' eigenvectors of \eqn{P} divided by \eqn{\sqrt{(1 - \lambda_l)/\epsilon}}; its
 #' eigenvalues `evals` are \eqn{(\lambda_l - 1)/\epsilon}.
 #'
-#' @param X Training data: a numeric matrix or data frame, one row per point.
+#' @param X Training data: a numeric matrix or data frame, one row per point;
+#'   or the distances between the training points, as a [stats::dist()]
+#'   object or a square matrix with `metric = "precomputed"` (see
+#'   [manifoldOOS-distances]; [predict()] then takes the distances of new
+#'   points to the training points).
 #' @param ndim Embedding dimension (number of non-trivial eigenvectors).
 #' @param alpha Density normalisation exponent, in \eqn{[0, 1]}.
 #' @param t Diffusion time (a non-negative number; `t = 0` gives the
@@ -101,7 +105,8 @@
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
 #'   neighbours as the metric does. Recorded in the fit and applied to new
-#'   rows by [predict()]. See [manifoldOOS-input].
+#'   rows by [predict()]. See [manifoldOOS-input]. `"precomputed"`: `X` holds
+#'   distances (see [manifoldOOS-distances]).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @return A `manifold_fit` of subclass `manifold_diffusion` with the
@@ -129,11 +134,12 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
                           pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
+  given <- is_distance_input(X, metric)
+  if (!given && needs_input(X, pca, metric, neighbors)) {
     return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
                           neighbors = neighbors))
   }
-  n <- fit_prologue(ndim_gap = 2L)
+  n <- if (given) distance_prologue("diffusion_map", min_rows = 4L, ndim_gap = 2L) else fit_prologue(ndim_gap = 2L)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
   t <- check_number(t, "t", lower = 0)
   k <- check_k(k, n)
@@ -151,11 +157,11 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   t0 <- mo_progress(verbose, "diffusion map: %d points x %d features -> %d dimensions (%s kernel)",
                     n, ncol(X), ndim, kernel)
   res <- timed({
-    nb <- knn(X, k, method = knn_method, n_threads = threads)
-    sigma <- graph_bandwidth(X, rule, bandwidth, nb, threads)
-    n_dup <- count_duplicates(X, nb$dist)
+    nb <- if (given) knn_distances(X, k, n_threads = threads) else knn(X, k, method = knn_method, n_threads = threads)
+    sigma <- graph_bandwidth(X, rule, bandwidth, nb, threads, distances = given)
+    n_dup <- if (given) count_duplicates_distances(X) else count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "the diffusion map")
-    K <- diffusion_kernel(X, sigma, kernel, kernel_k, knn_method)
+    K <- diffusion_kernel(X, sigma, kernel, kernel_k, knn_method, given)
     t1 <- mo_progress(verbose, "diffusion map: kernel built (sigma = %.4g); eigen-solve", sigma, start = t0)
     m <- diffusion_eigen(K, ndim, alpha, kernel)
     mo_progress(verbose, "diffusion map: eigen-solve done with %s", describe_solver(m$method), start = t1)
@@ -171,34 +177,40 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   }
   mo_progress(verbose, "diffusion map: done", start = t0)
   Y <- m$psi * rep(lambda^t, each = n)
-  new_manifold_fit(
+  fit <- new_manifold_fit(
     class = "manifold_diffusion", method = "Diffusion map", embedding = Y, X = X,
     params = c(list(knn_method = knn_method, alpha = alpha, t = t, sigma = m$sigma, kernel = kernel),
                if (kernel == "knn") list(kernel_k = kernel_k)),
     eigenvalues = c(m$dropped, lambda),
     oos_default = "nystrom", oos_available = "nystrom",
     fit_time = res$time, call = call,
-    X_train = X, sigma = m$sigma, sigma_rule = rule, alpha = alpha, t = t, kernel = kernel,
+    X_train = if (given) NULL else X, sigma = m$sigma, sigma_rule = rule, alpha = alpha, t = t, kernel = kernel,
     k = k, kernel_k = kernel_k, psi = m$psi, q = m$q, pi = m$pi, n_duplicates = m$n_dup,
     solver = list(method = m$method, residual = m$residual, note = m$note, n_null = NA_integer_)
   )
+  if (given) fit <- finish_distance_fit(fit, X, k)
+  fit
 }
 
 # The kernel matrix with a unit diagonal: dense (all pairs) or the sparse
 # "or"-symmetrised kNN kernel. A disconnected kNN kernel is an error naming
 # the smallest kernel_k that connects it.
-diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method) {
+diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances = FALSE) {
   n <- nrow(X)
   if (kernel == "dense") {
-    D2 <- core(.mo_sq_dist_cross(X, X))
-    D2 <- (D2 + t(D2)) / 2
+    if (distances) {
+      D2 <- X^2
+    } else {
+      D2 <- core(.mo_sq_dist_cross(X, X))
+      D2 <- (D2 + t(D2)) / 2
+    }
     K <- exp(-D2 / (2 * sigma^2))
     diag(K) <- 1
     return(K)
   }
   g <- tryCatch(
     neighbor_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma,
-                   knn_method = knn_method),
+                   knn_method = knn_method, metric = if (distances) distance_metric else "euclidean"),
     manifoldOOS_input_error = function(e) {
       if (is.null(e$n_components)) stop(e)
       abort_input("kernel_k", sprintf(paste0(
@@ -265,7 +277,8 @@ predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ..
   snap <- check_flag(snap, "snap")
   threads <- default_threads()
   Xt <- object$X_train
-  n <- nrow(Xt)
+  given <- is_distance_fit(object)
+  n <- object$n
   m <- nrow(x)
   lambda <- object$eigenvalues[-1L]
   scale <- lambda^(object$t - 1)
@@ -277,7 +290,7 @@ predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ..
     block <- max(1L, floor(4e6 / n))
     for (start in seq(1L, m, by = block)) {
       rows <- start:min(m, start + block - 1L)
-      D2 <- core(.mo_sq_dist_cross(x[rows, , drop = FALSE], Xt))
+      D2 <- if (given) x[rows, , drop = FALSE]^2 else core(.mo_sq_dist_cross(x[rows, , drop = FALSE], Xt))
       dmin <- apply(D2, 1L, min)
       W <- exp(-(D2 - dmin) / two_s2) * rep(w_train, each = length(rows))
       y[rows, ] <- (W %*% object$psi) / rowSums(W)

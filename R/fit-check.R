@@ -13,8 +13,9 @@
 #         "count" (whole number >= 1), "index" (whole numbers in 1..max),
 #         "string", "strings" (character vector), "flag", "list", "kernel",
 #         "map" (an oos_map), "any" (present, anything)
-#   rows, cols, len, max: expressions in n, p (features), d (ndim) and the
-#         other components, evaluated when the spec is checked
+#   rows, cols, len, max: expressions in n, p (features), d (ndim),
+#         `distances` (the fit was made from distances) and the other
+#         components, evaluated when the spec is checked
 #   lower: smallest value allowed (numbers); positive: > 0
 #   finite: no NA / NaN / Inf (default TRUE)
 #   choices: allowed strings
@@ -47,9 +48,11 @@ fit_common_spec <- function() {
 # reconstruct()). The first class of the object with an entry applies.
 fit_class_specs <- function() {
   Xtrain <- fs("matrix", rows = quote(n), cols = quote(p))
+  # fits made from distances hold no coordinates
+  Xcoords <- fs("matrix", rows = quote(n), cols = quote(p), when = quote(!distances))
   list(
     manifold_diffusion = list(
-      X_train = Xtrain,
+      X_train = Xcoords,
       eigenvalues = fs("vector", len = quote(d + 1)),
       t = fs("number", lower = 0),
       alpha = fs("number"),
@@ -60,7 +63,7 @@ fit_class_specs <- function() {
       kernel_k = fs("count", when = quote(identical(kernel, "knn")))
     ),
     manifold_isomap = list(
-      x_train = Xtrain,
+      x_train = Xcoords,
       k = fs("count", max = quote(n)),
       landmarks = fs("index", max = quote(n), optional = TRUE),
       landmark_coords = fs("matrix", rows = quote(length(landmarks)), cols = quote(d),
@@ -83,14 +86,14 @@ fit_class_specs <- function() {
       grand_mean = fs("number")
     ),
     manifold_mds = list(
-      x_train = Xtrain,
+      x_train = Xcoords,
       eigenvalues = fs("vector", len = quote(d)),
       lsharp = fs("matrix", rows = quote(n), cols = quote(d)),
       mu = fs("vector", len = quote(n)),
       grand_mean = fs("number")
     ),
     manifold_le = list(
-      X_train = Xtrain,
+      X_train = Xcoords,
       eigenvalues = fs("vector", len = quote(d + 1)),
       graph = fs("string", choices = c("knn", "eps", "full")),
       k = fs("count", max = quote(n), when = quote(identical(graph, "knn"))),
@@ -316,8 +319,16 @@ check_input_model <- function(object, arg, what, prefix = "") {
   if (is.null(input)) return(invisible())
   nm <- function(x) paste0(prefix, "input", x)
   if (!is.list(input)) abort_model(nm(""), "must be a list (the input model).", what, arg)
-  if (!is_string(input[["metric"]]) || !input[["metric"]] %in% c("euclidean", "cosine", "correlation")) {
-    abort_model(nm("$metric"), "must be \"euclidean\", \"cosine\" or \"correlation\".", what, arg)
+  if (!is_string(input[["metric"]]) ||
+      !input[["metric"]] %in% c("euclidean", "cosine", "correlation", "precomputed")) {
+    abort_model(nm("$metric"), "must be \"euclidean\", \"cosine\", \"correlation\" or \"precomputed\".",
+                what, arg)
+  }
+  if (identical(input[["metric"]], "precomputed")) {
+    kd <- input[["knn_dist"]]
+    if (!is.matrix(kd) || !is.numeric(kd) || nrow(kd) != object[["n"]] || anyNA(kd) || any(kd < 0)) {
+      abort_model(nm("$knn_dist"), "must be the training points' neighbour distances (n rows).", what, arg)
+    }
   }
   p_in <- object[["n_features"]]
   if (!is_count(p_in)) abort_model(paste0(prefix, "n_features"), "must be a whole number, at least 1.", what, arg)
@@ -346,7 +357,7 @@ check_neighbor_spec <- function(nb, arg, what) {
   if (!is_string(nb[["method"]]) || !nb[["method"]] %in% c("exact", "hnsw")) {
     abort_model("neighbors$method", "must be \"exact\" or \"hnsw\".", what, arg)
   }
-  if (!is_string(nb[["metric"]]) || !nb[["metric"]] %in% input_metrics) {
+  if (!is_string(nb[["metric"]]) || !nb[["metric"]] %in% c(input_metrics, "precomputed")) {
     abort_model("neighbors$metric", "must name a metric.", what, arg)
   }
   ha <- nb[["hnsw_args"]]
@@ -369,7 +380,8 @@ check_components <- function(obj, specs, model, arg, what, prefix = "") {
   if (!is.list(obj)) abort_model(sub("\\$$", "", prefix), "must be a list.", what, arg)
   # p: the columns the method works on (the PCA scores when the fit has an
   # input model with a PCA step); p_in: the columns of the input
-  dims <- list(n = model[["n"]], p = fitted_columns(model), d = model[["ndim"]], p_in = model[["n_features"]])
+  dims <- list(n = model[["n"]], p = fitted_columns(model), d = model[["ndim"]], p_in = model[["n_features"]],
+               distances = identical(model[["input"]][["metric"]], "precomputed"))
   # the expressions see the named components (oos, landmarks, ...) and n, p, d
   comps <- unclass(obj)
   comps <- if (is.null(names(comps))) list() else comps[!is.na(names(comps)) & nzchar(names(comps))]

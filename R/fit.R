@@ -212,6 +212,11 @@ resolve_oos_method <- function(object, method) {
 # A generic map (oos_map) built from the training data and the fit's
 # embedding; nothing is cached in the fit.
 generic_map <- function(object, method, X = NULL, ..., verbose = FALSE) {
+  if (is_distance_fit(object)) {
+    abort_input("method", sprintf(paste0("\"%s\" needs coordinates; this %s fit was made from distances ",
+                                         "and offers its own rules only (%s)."), method, object$method,
+                                  paste0("\"", object$oos$available, "\"", collapse = ", ")))
+  }
   if (is.null(X)) X <- object$X
   if (is.null(X)) {
     abort_input("X", sprintf(
@@ -329,7 +334,9 @@ print_summary_header <- function(what, x) {
 # The opening lines of print() for fits and out-of-sample maps.
 print_header <- function(what, x, dims) {
   cat(sprintf("<manifoldOOS %s: %s>\n", what, x$method))
-  cat(sprintf("  %d training points, %d features -> %d %s\n", x$n, x$n_features, x$ndim, dims))
+  cat(sprintf("  %d training points, %s -> %d %s\n", x$n,
+              if (is_distance_fit(x)) "given as distances" else sprintf("%d features", x$n_features),
+              x$ndim, dims))
   p <- format_params(x$params)
   if (nzchar(p)) cat("  parameters:", p, "\n")
 }

@@ -43,7 +43,9 @@
 #' silently (`n_components` tells how many components it has); for methods
 #' that do not need a connected graph, such as [lpp()].
 #'
-#' @param X Data: a numeric matrix or data frame, one row per point.
+#' @param X Data: a numeric matrix or data frame, one row per point; or the
+#'   distances between the points, as a [stats::dist()] object or a square
+#'   matrix with `metric = "precomputed"` (see [manifoldOOS-distances]).
 #' @param k Number of neighbours (kNN graph; also the neighbour used by
 #'   `sigma = "median_knn"`).
 #' @param type `"knn"` or `"eps"` (\eqn{\varepsilon}-ball graph).
@@ -64,7 +66,9 @@
 #'   edge lengths, as in the fitting functions (see [manifoldOOS-input]).
 #'   Manhattan takes the sums of absolute differences as edge lengths; it
 #'   needs `type = "knn"`, a `"median_knn"` or numeric `sigma`, and no
-#'   `"connect"` (whose added edges are Euclidean).
+#'   `"connect"` (whose added edges are Euclidean). `"precomputed"`: `X`
+#'   holds the distances (implied by a `dist` object); they are the edge
+#'   lengths, and the pairwise bandwidth rules and `"connect"` use them too.
 #' @return An object of class `manifold_graph` (also `mlgraph`, its former class, for one
 #'   release), a list with
 #'   * `W`: the weighted adjacency, a `dgCMatrix` with a zero diagonal,
@@ -105,11 +109,20 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
                             connect = c("mst", "all_pairs"),
                             knn_method = getOption("manifoldOOS.knn_method", "auto"),
                             metric = c("euclidean", "cosine", "correlation", "manhattan")) {
-  X <- as_data_matrix(X, "X")
+  if (inherits(X, "dist")) metric <- distance_metric
+  metric <- check_metric(metric, allowed = c(input_metrics, distance_metric))
+  given <- metric == distance_metric
+  if (given) {
+    # distances given by the user: the lists are read off them exactly
+    X <- read_distances(X, "X")
+    if (!inherits(knn_method, "manifold_precomputed_nn")) check_knn_method(knn_method)
+    knn_method <- "exact"
+  } else {
+    X <- as_data_matrix(X, "X")
+    X <- metric_rows(X, metric, "X")
+    knn_method <- local_knn_method(knn_method, X)
+  }
   n <- nrow(X)
-  metric <- check_metric(metric)
-  X <- metric_rows(X, metric, "X")
-  knn_method <- local_knn_method(knn_method, X)
   type <- check_choice(type, c("knn", "eps"), "type")
   symmetrize <- check_choice(symmetrize, c("or", "and", "mean", "none"), "symmetrize")
   weights <- check_choice(weights, c("binary", "heat", "distance"), "weights")
@@ -145,9 +158,15 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
       abort_input("metric", "\"manhattan\" cannot be used with on_disconnected = \"connect\" (the added edges are Euclidean).")
     }
   }
-  nb <- if (need_knn) knn(X, k, method = knn_method, metric = if (metric == "manhattan") metric else "euclidean") else NULL
+  nb <- if (!need_knn) {
+    NULL
+  } else if (given) {
+    knn_distances(X, k, n_threads = threads)
+  } else {
+    knn(X, k, method = knn_method, metric = if (metric == "manhattan") metric else "euclidean")
+  }
   if (weights == "heat") {
-    sigma <- graph_bandwidth(X, sigma_rule, sigma, nb, threads)
+    sigma <- graph_bandwidth(X, sigma_rule, sigma, nb, threads, distances = given)
   } else {
     sigma <- NA_real_
   }
@@ -157,7 +176,7 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
   if (type == "knn") {
     W <- core(.mo_knn_graph(nb$idx, nb$dist, n, symmetrize, weights, sig_c))
   } else {
-    radius <- radius_neighbors(X, eps)
+    radius <- if (given) radius_distances(X, eps) else radius_neighbors(X, eps)
     radius$ptr <- radius_ptr0(radius$ptr, n)
     W <- core(.mo_eps_graph(radius$ptr, radius$idx, radius$dist, n, symmetrize, weights, sig_c))
     avg_deg <- length(radius$idx) / n
@@ -174,9 +193,9 @@ neighbor_graph <- function(X, k = 10, type = c("knn", "eps"), eps = NULL,
   if (comps$n_components > 1L && on_disconnected != "keep") {
     if (on_disconnected == "error") {
       graph_disconnected_error(X, type, k, eps, symmetrize, comps, threads, knn_method,
-                               if (metric == "manhattan") metric else "euclidean")
+                               if (metric %in% c("manhattan", distance_metric)) metric else "euclidean")
     } else if (on_disconnected == "connect") {
-      e <- core(.mo_connect_components(X, comps$component, comps$n_components, connect, threads))
+      e <- connect_components(X, comps, connect, threads, given)
       w <- core(.mo_edge_weights(e$length, weights, sig_c))
       W <- core(.mo_add_edges(W, e$i, e$j, w))
       added <- data.frame(i = e$i, j = e$j, length = e$length, weight = w)
@@ -247,14 +266,15 @@ format_sizes <- function(sizes, max_show = 10L) {
 
 # Heat-kernel bandwidth from a rule (the bandwidth rules of ?neighbor_graph), with the floor
 # sigma >= 1e-12 * (largest distance seen) and a warning when it applies.
-graph_bandwidth <- function(X, rule, sigma, nb, threads) {
+# With `distances`, X is the matrix of distances given by the user.
+graph_bandwidth <- function(X, rule, sigma, nb, threads, distances = FALSE) {
   if (rule == "user") return(sigma)
   if (rule == "median_knn") {
     ref <- max(nb$dist)
-    if (!(ref > 0)) ref <- 2 * max(sqrt(rowSums(sweep(X, 2, colMeans(X))^2)))
+    if (!(ref > 0)) ref <- if (distances) max(X) else 2 * max(sqrt(rowSums(sweep(X, 2, colMeans(X))^2)))
     b <- core(.mo_bandwidth_median_knn(nb$dist, ref))
   } else {
-    s <- pairwise_summary(X, threads)
+    s <- if (distances) distance_summary(X) else pairwise_summary(X, threads)
     value <- if (rule == "mean_pairwise") s$mean else s$median
     b <- core(.mo_bandwidth_floor(value, s$max))
   }
@@ -267,6 +287,16 @@ graph_bandwidth <- function(X, rule, sigma, nb, threads) {
                     rule, b$sigma))
   }
   b$sigma
+}
+
+# Edges joining the components of a graph (points as coordinates, or as the
+# matrix of distances given by the user).
+connect_components <- function(X, comps, connect, threads, distances = FALSE) {
+  if (distances) {
+    core(.mo_connect_components_distances(X, comps$component, comps$n_components, connect, threads))
+  } else {
+    core(.mo_connect_components(X, comps$component, comps$n_components, connect, threads))
+  }
 }
 
 # Classed error for a disconnected graph: component sizes and the smallest k
@@ -286,7 +316,7 @@ graph_disconnected_error <- function(X, type, k, eps, symmetrize, comps, threads
     abort_input("k", sprintf("= %d %s; %s. Increase `k`, %s", k, head_msg, need, tail_msg),
                 n_components = comps$n_components, sizes = comps$sizes, k_needed = kc)
   } else {
-    e <- core(.mo_connect_components(X, comps$component, comps$n_components, "mst", threads))
+    e <- connect_components(X, comps, "mst", threads, metric == distance_metric)
     eps_needed <- max(e$length) * (1 + 1e-9)
     abort_input("eps", sprintf("= %s %s; the smallest eps that connects it is %.6g. Increase `eps`, %s",
                                format(eps), head_msg, eps_needed, tail_msg),

@@ -69,6 +69,9 @@ check_metric <- function(metric, arg = "metric", allowed = input_metrics) {
       identical(metric, input_metrics)) {
     metric <- "euclidean"
   }
+  if (identical(metric, distance_metric) && !distance_metric %in% allowed) {
+    abort_input(arg, distances_hint("= \"precomputed\" is not available here"))
+  }
   check_choice(metric, allowed, arg)
 }
 
@@ -208,6 +211,9 @@ prepare_input <- function(X, pca = NULL, metric = "euclidean", pca_scale = FALSE
 # named) and mapped into the space the method was fitted in.
 fit_newdata <- function(object, newdata, arg = "newdata", min_rows = 1L) {
   input <- object$input
+  if (is_distance_fit(object)) {
+    return(query_distances(newdata, object$n, object$feature_names, arg, min_rows))
+  }
   sparse_ok <- !is.null(input$pca) || inherits(object, "manifold_pca")
   x <- check_newdata(newdata, object$feature_names, object$n_features, arg = arg,
                      sparse_ok = sparse_ok, min_rows = min_rows)
@@ -216,6 +222,7 @@ fit_newdata <- function(object, newdata, arg = "newdata", min_rows = 1L) {
 
 apply_input <- function(input, x, arg = "newdata") {
   if (is.null(input)) return(x)
+  if (identical(input$metric, distance_metric)) return(check_distance_values(x, arg))
   rn <- rownames(x)
   if (!is.null(input$pca)) {
     pc <- input$pca

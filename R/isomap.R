@@ -66,7 +66,11 @@
 #' the training point; with `snap = TRUE` (default) an exact match returns
 #' the stored coordinates bitwise.
 #'
-#' @param X Training data: a numeric matrix or data frame, one row per point.
+#' @param X Training data: a numeric matrix or data frame, one row per point;
+#'   or the distances between the training points, as a [stats::dist()]
+#'   object or a square matrix with `metric = "precomputed"` (see
+#'   [manifoldOOS-distances]; [predict()] then takes the distances of new
+#'   points to the training points).
 #' @param ndim Number of dimensions of the embedding.
 #' @param k Number of nearest neighbours of the graph (and of new points).
 #' @param landmarks `NULL` (full Isomap; see Details for large `n`), the
@@ -98,7 +102,8 @@
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
 #'   neighbours as the metric does. Recorded in the fit and applied to new
-#'   rows by [predict()]. See [manifoldOOS-input].
+#'   rows by [predict()]. See [manifoldOOS-input]. `"precomputed"`: `X` holds
+#'   distances (see [manifoldOOS-distances]).
 #' @param verbose Report the stages of the fit with time-stamped messages
 #'   (see [manifoldOOS-progress]).
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
@@ -147,11 +152,12 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
+  given <- is_distance_input(X, metric)
+  if (!given && needs_input(X, pca, metric, neighbors)) {
     return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
                           neighbors = neighbors))
   }
-  n <- fit_prologue(min_rows = 3L)
+  n <- if (given) distance_prologue("isomap") else fit_prologue(min_rows = 3L)
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)
   landmark_method <- check_choice(landmark_method, c("maxmin", "random"), "landmark_method")
@@ -185,7 +191,8 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
 
   res <- timed({
     g <- neighbor_graph(unname_matrix(X), k = k, weights = "distance", symmetrize = "or",
-                         on_disconnected = on_disconnected, connect = connect, knn_method = knn_method)
+                         on_disconnected = on_disconnected, connect = connect, knn_method = knn_method,
+                         metric = if (given) distance_metric else "euclidean")
     t1 <- mo_progress(verbose, "%s: kNN graph: %d component(s), %d edge(s) added", label,
                       as.integer(g$initial_components$n_components), NROW(g$added_edges), start = t0)
     mo_progress(verbose, "%s: shortest paths from %s and eigen-solve (eigen_solver = \"%s\")", label,
@@ -221,12 +228,12 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
   }
   params$eigen_solver <- eigen_solver
   mo_progress(verbose, "%s: done", label, start = t0)
-  new_manifold_fit(
+  fit <- new_manifold_fit(
     class = "manifold_isomap", method = if (full) "Isomap" else "Landmark Isomap",
     embedding = m$embedding, X = X, params = params, eigenvalues = m$values,
     oos_default = "triangulation", oos_available = c("triangulation", "nystrom"),
     fit_time = res$time, call = call,
-    x_train = unname_matrix(X), k = k, geodesics = m$D,
+    x_train = if (given) NULL else unname_matrix(X), k = k, geodesics = m$D,
     landmarks = if (full) NULL else m$landmarks,
     lsharp = m$lsharp_t, landmark_coords = if (full) NULL else m$coords,
     mu = m$mu, grand_mean = m$grand_mean,
@@ -234,6 +241,8 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
     rotation = if (!full && normalize) m$rotation else NULL,
     negative_mass = m$negative_mass, graph = graph_info, solver = m$solver
   )
+  if (given) fit <- finish_distance_fit(fit, X, k)
+  fit
 }
 
 # Landmark specification -> list(idx (1-based; for maxmin the start), m,
@@ -275,9 +284,13 @@ predict_native.manifold_isomap <- function(object, x, method, snap = TRUE, ...) 
   empty <- matrix(0, 0, 0)
   center <- if (is.null(object$center)) numeric(0) else object$center
   rotation <- if (is.null(object$rotation)) empty else object$rotation
-  # the neighbour lists come from the fit's own search
-  nb <- fit_knn(object, object$x_train, object$k, query = unname_matrix(x))
-  core(.mo_isomap_project(object$x_train, unname_matrix(x), object$k, nb$idx, unname(nb$dist),
+  # the neighbour lists come from the fit's own search (for a fit made from
+  # distances, x holds the new points' distances and no coordinates are used)
+  given <- is_distance_fit(object)
+  xt <- if (given) matrix(0, object$n, 0L) else object$x_train
+  xq <- if (given) matrix(0, nrow(x), 0L) else unname_matrix(x)
+  nb <- fit_knn(object, xt, object$k, query = if (given) x else xq)
+  core(.mo_isomap_project(xt, xq, object$k, nb$idx, unname(nb$dist),
                           object$geodesics, object$lsharp, coords, object$eigenvalues, object$mu,
                           object$grand_mean, rule, unname(object$embedding), snap, center,
                           rotation, default_threads()))

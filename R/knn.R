@@ -85,12 +85,17 @@
 #'   (`dgCMatrix`), searched exactly without a dense copy: the distances
 #'   come from the common non-zeros of two rows (an inverted index over the
 #'   columns), and the candidates are then measured exactly, so the lists
-#'   equal those of the dense search of the same matrix.
+#'   equal those of the dense search of the same matrix. Or the distances
+#'   of the training points among themselves: a [stats::dist()] object, or a
+#'   square matrix with `metric = "precomputed"` (see
+#'   [manifoldOOS-distances]).
 #' @param k Number of neighbours: a whole number between 1 and `nrow(X) - 1`
 #'   for a self-search, or `nrow(X)` when `query` is given.
 #' @param query Optional query points (a numeric matrix or data frame with the
 #'   columns of `X`). `NULL` (default) searches the neighbours of the training
-#'   points among themselves.
+#'   points among themselves. With distances as `X`: the distances of the
+#'   query points to the training points, one row per query point and one
+#'   column per training point.
 #' @param method `"auto"`, `"exact"` or `"hnsw"` (see Details). Default: the
 #'   option `manifoldOOS.knn_method`, else `"auto"`.
 #' @param algorithm Exact search: `"auto"` (default), `"kdtree"` or
@@ -106,7 +111,8 @@
 #'   as \eqn{1 - s} (the cosine similarity or Pearson correlation \eqn{s} of
 #'   the two rows), as scikit-learn reports them. HNSW serves Euclidean,
 #'   cosine and correlation; Manhattan is searched exactly. See
-#'   [manifoldOOS-input].
+#'   [manifoldOOS-input]. `"precomputed"`: `X` (and `query`) hold distances
+#'   (implied by a `dist` object); the lists are read off them exactly.
 #' @return A list with
 #'   * `idx`: integer matrix with one row per query point and `k` columns,
 #'     1-based row indices of `X`, nearest first;
@@ -139,13 +145,17 @@
 #' S <- Matrix::rsparsematrix(500, 300, density = 0.05)
 #' nc <- knn(S, k = 5, metric = "cosine")
 #' head(nc$dist)
+#' # distances computed elsewhere (scikit-learn's metric = "precomputed")
+#' knn(dist(X, "maximum"), k = 3)$idx[1:3, ]
 knn <- function(X, k, query = NULL, method = getOption("manifoldOOS.knn_method", "auto"),
                 algorithm = c("auto", "kdtree", "brute"),
                 n_threads = getOption("manifoldOOS.threads", 0L),
                 hnsw_args = getOption("manifoldOOS.hnsw_args", list()),
                 metric = c("euclidean", "cosine", "correlation", "manhattan")) {
-  metric <- check_metric(metric)
+  if (inherits(X, "dist")) metric <- distance_metric
+  metric <- check_metric(metric, allowed = c(input_metrics, distance_metric))
   self <- is.null(query)
+  if (metric == distance_metric) return(knn_given_distances(X, k, query, method, n_threads))
   if (inherits(method, "manifold_precomputed_nn")) {
     # neighbour lists supplied to a fit: its self-searches read them
     if (self) return(precomputed_knn(method, X, k))
@@ -196,6 +206,31 @@ knn <- function(X, k, query = NULL, method = getOption("manifoldOOS.knn_method",
   }
   dimnames(res$idx) <- NULL
   dimnames(res$dist) <- NULL
+  if (!is.null(rn)) {
+    rownames(res$idx) <- rn
+    rownames(res$dist) <- rn
+  }
+  res
+}
+
+# knn() of distances given by the user (metric = "precomputed"): X is the
+# training points' distance matrix (or `dist`), query the m x n distances of
+# new points to them.
+knn_given_distances <- function(X, k, query, method, n_threads) {
+  if (!inherits(method, "manifold_precomputed_nn") &&
+      !identical(check_knn_method(method), "exact") && !identical(method, "auto")) {
+    abort_input("method", "must be \"exact\" or \"auto\" with metric = \"precomputed\" (the lists are read off the distances).")
+  }
+  n_threads <- check_threads(n_threads)
+  D <- read_distances(X, "X", min_rows = 2L)
+  if (is.null(query)) {
+    res <- knn_distances(D, k, n_threads = n_threads)
+    rn <- rownames(D)
+  } else {
+    Q <- query_distances(query, nrow(D), rownames(D), arg = "query")
+    res <- knn_distances(NULL, k, query = Q, n_threads = n_threads)
+    rn <- rownames(Q)
+  }
   if (!is.null(rn)) {
     rownames(res$idx) <- rn
     rownames(res$dist) <- rn
@@ -328,6 +363,17 @@ fit_knn <- function(object, X, k, query = NULL, n_threads = default_threads()) {
     return(list(idx = qn$idx[, seq_len(k), drop = FALSE], dist = qn$dist[, seq_len(k), drop = FALSE]))
   }
   nb <- fit_neighbors(object)
+  if (identical(nb$metric, distance_metric)) {
+    # a fit made from distances: the rows of `query` are distances to the
+    # training points; the training points' own lists were kept by the fit
+    if (!is.null(query)) return(knn_distances(NULL, k, query = query, n_threads = n_threads))
+    kd <- object$input$knn_dist
+    if (k > ncol(kd)) {
+      abort_input("k", sprintf("must be at most %d for a fit made from distances (the neighbours it kept).",
+                               ncol(kd)))
+    }
+    return(list(dist = kd[, seq_len(k), drop = FALSE]))
+  }
   knn(X, k, query = query, method = nb$method, hnsw_args = nb$hnsw_args, n_threads = n_threads)
 }
 

@@ -170,6 +170,12 @@ summary_extra.manifold_kpca <- function(object) {
 #' distances is PCA).
 #'
 #' @inheritParams kpca
+#' @param X Training data: a numeric matrix or data frame, one row per point;
+#'   or the distances between the training points, as a [stats::dist()]
+#'   object or a square matrix with `metric = "precomputed"`: classical MDS of
+#'   those distances (Torgerson scaling), and [predict()] places new points
+#'   from their distances to the training points by the same rules (see
+#'   [manifoldOOS-distances]).
 #' @param pca `NULL` (default) or the number of principal components to fit
 #'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
@@ -180,6 +186,7 @@ summary_extra.manifold_kpca <- function(object) {
 #'   (centred first, for correlation), where Euclidean distance orders
 #'   neighbours as the metric does. Recorded in the fit and applied to new
 #'   rows by [predict()]. See [manifoldOOS-input].
+#'   `"precomputed"`: `X` holds distances.
 #' @return A `manifold_fit` of subclass `manifold_mds`. Besides the common
 #'   fields it stores the training data `x_train`, `lsharp` (`n x ndim`, columns
 #'   \eqn{v_k/\sqrt{\ell_k}}), `mu` (column means of the squared distances),
@@ -200,34 +207,51 @@ mds <- function(X, ndim = 2, eigen_solver = c("auto", "dense", "iterative"),
                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric)) {
+  given <- is_distance_input(X, metric)
+  if (!given && needs_input(X, pca, metric)) {
     return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
   }
-  verbose <- check_verbose(verbose)
-  X <- as_data_matrix(X, "X")
-  ndim <- check_ndim(ndim, min(nrow(X) - 1L, ncol(X)))
+  if (given) {
+    n <- distance_prologue("mds")
+    ndim <- check_ndim(ndim, n - 1L)
+  } else {
+    verbose <- check_verbose(verbose)
+    X <- as_data_matrix(X, "X")
+    ndim <- check_ndim(ndim, min(nrow(X) - 1L, ncol(X)))
+  }
   eigen_solver <- check_eigen_solver(eigen_solver)
   opts <- eig_opts(method = eigen_solver)
-  t0 <- mo_progress(verbose, "Classical MDS: %d points x %d features -> %d dimensions", nrow(X),
-                    ncol(X), ndim)
+  t0 <- mo_progress(verbose, "Classical MDS: %d points %s -> %d dimensions", nrow(X),
+                    if (given) "given as distances" else sprintf("x %d features", ncol(X)), ndim)
   mo_progress(verbose, "Classical MDS: distances, double centring and eigen-solve (eigen_solver = \"%s\")",
               eigen_solver)
-  res <- timed(core(.mo_mds_fit(unname_matrix(X), ndim, opts)))
+  res <- timed(core(if (given) {
+    .mo_cmds_distances(unname_matrix(X), FALSE, ndim, opts, default_threads())
+  } else {
+    .mo_mds_fit(unname_matrix(X), ndim, opts)
+  }))
   m <- res$value
   mo_progress(verbose, "Classical MDS: done; eigen-solve with %s", describe_solver(m$solver), start = t0)
-  new_manifold_fit(
+  fit <- new_manifold_fit(
     class = "manifold_mds", method = "Classical MDS", embedding = m$embedding, X = X,
     params = list(eigen_solver = eigen_solver), eigenvalues = m$values,
     oos_default = "gower", oos_available = c("gower", "nystrom"),
     fit_time = res$time, call = call,
-    x_train = unname_matrix(X), lsharp = m$lsharp_t, mu = m$mu, grand_mean = m$grand_mean,
-    negative_mass = m$negative_mass, solver = m$solver
+    x_train = if (given) NULL else unname_matrix(X), lsharp = m$lsharp_t, mu = m$mu,
+    grand_mean = m$grand_mean, negative_mass = m$negative_mass, solver = m$solver
   )
+  if (given) fit <- finish_distance_fit(fit, X)
+  fit
 }
 
 #' @export
 predict_native.manifold_mds <- function(object, x, method, ...) {
   rule <- if (method == "gower") "triangulation" else "nystrom"
+  if (is_distance_fit(object)) {
+    # x: the new points' distances to the training points
+    return(core(.mo_mds_place(unname(x)^2, object$lsharp, unname(object$embedding),
+                              object$eigenvalues, object$mu, object$grand_mean, rule)))
+  }
   core(.mo_mds_project(object$x_train, unname_matrix(x), object$lsharp, unname(object$embedding),
                        object$eigenvalues, object$mu, object$grand_mean, rule,
                        default_threads()))

@@ -60,9 +60,14 @@
 #' attribute `"far"` of the prediction.
 #'
 #' @inheritParams lle
+#' @param X Training data: a numeric matrix or data frame, one row per point;
+#'   or the distances between the training points, as a [stats::dist()]
+#'   object or a square matrix with `metric = "precomputed"` (see
+#'   [manifoldOOS-distances]; [predict()] then takes the distances of new
+#'   points to the training points).
 #' @param k Number of nearest neighbours (kNN graph, and the `k`-th neighbour
 #'   distance of `bandwidth = "median_knn"`).
-#' @param graph `"knn"`, `"eps"` or `"full"`.
+#' @param graph `"knn"`, `"eps"` or `"full"` (the first two for distances).
 #' @param bandwidth Heat-kernel \eqn{\sigma}: a positive number or a rule of
 #'   [neighbor_graph()] (`"median_knn"`, default; `"mean_pairwise"`,
 #'   `"median_pairwise"`). Ignored for binary weights.
@@ -93,7 +98,8 @@
 #'   with the last two the fit works on the rows scaled to unit length
 #'   (centred first, for correlation), where Euclidean distance orders
 #'   neighbours as the metric does. Recorded in the fit and applied to new
-#'   rows by [predict()]. See [manifoldOOS-input].
+#'   rows by [predict()]. See [manifoldOOS-input]. `"precomputed"`: `X` holds
+#'   distances (see [manifoldOOS-distances]).
 #' @return A `manifold_fit` of subclass `manifold_le`, with the training data
 #'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
 #'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees
@@ -117,12 +123,16 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
+  given <- is_distance_input(X, metric)
+  if (!given && needs_input(X, pca, metric, neighbors)) {
     return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
                           neighbors = neighbors))
   }
-  n <- fit_prologue(ndim_gap = 2L)
+  n <- if (given) distance_prologue("laplacian_eigenmaps", min_rows = 4L, ndim_gap = 2L) else fit_prologue(ndim_gap = 2L)
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
+  if (given && graph == "full") {
+    abort_input("graph", "= \"full\" is not available for distances; use graph = \"knn\" or \"eps\".")
+  }
   weights <- check_choice(weights, c("heat", "binary"), "weights")
   laplacian <- check_choice(laplacian, c("generalized", "symmetric", "unnormalized"), "laplacian")
   on_disconnected <- check_choice(on_disconnected, c("error", "connect"), "on_disconnected")
@@ -166,10 +176,15 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
       g <- neighbor_graph(X, k = if (need_k) k else 10L, type = graph, eps = if (graph == "eps") eps else NULL,
                            symmetrize = "or", weights = weights,
                            sigma = if (heat) bandwidth else "median_knn",
-                           on_disconnected = on_disconnected, knn_method = knn_method)
+                           on_disconnected = on_disconnected, knn_method = knn_method,
+                           metric = if (given) distance_metric else "euclidean")
       sigma <- if (heat) g$sigma else NA_real_
-      d1 <- if (graph == "knn") g$dist else knn(X, 1L, method = knn_method, n_threads = threads)$dist
-      n_dup <- count_duplicates(X, d1)
+      n_dup <- if (given) {
+        count_duplicates_distances(X)
+      } else {
+        d1 <- if (graph == "knn") g$dist else knn(X, 1L, method = knn_method, n_threads = threads)$dist
+        count_duplicates(X, d1)
+      }
       warn_duplicates(n_dup, "Laplacian eigenmaps")
       t1 <- mo_progress(verbose, "Laplacian eigenmaps: graph built (%d edges, %d added to connect)",
                         as.integer(Matrix::nnzero(g$W) / 2), nrow(g$added_edges), start = t0)
@@ -186,18 +201,20 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   })
   m <- res$value
   mo_progress(verbose, "Laplacian eigenmaps: done", start = t0)
-  new_manifold_fit(
+  fit <- new_manifold_fit(
     class = "manifold_le", method = "Laplacian eigenmaps", embedding = m$Y, X = X,
     params = list(knn_method = knn_method, graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
                   laplacian = laplacian),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "nystrom", oos_available = c("nystrom", "lvm"),
     fit_time = res$time, call = call,
-    X_train = X, graph = graph, k = k, eps = eps, weights = weights, sigma = m$sigma,
-    sigma_rule = rule, laplacian = laplacian,
+    X_train = if (given) NULL else X, graph = graph, k = k, eps = eps, weights = weights,
+    sigma = m$sigma, sigma_rule = rule, laplacian = laplacian,
     degree = if (laplacian == "symmetric") m$degree else NULL,
     n_duplicates = n_dup, added_edges = m$added, solver = solver_info(m)
   )
+  if (given) fit <- finish_distance_fit(fit, X, if (is.na(k)) 10L else k)
+  fit
 }
 
 #' @export
@@ -228,7 +245,11 @@ predict_native.manifold_le <- function(object, x, method, snap = TRUE, ...) {
     n1 <- fit_knn(object, Xt, 1L, query = x, n_threads = threads)
     nn1 <- list(idx = n1$idx[, 1L], dist = n1$dist[, 1L])
     if (object$graph == "eps") {
-      rl <- radius_neighbors(Xt, object$eps, query = x, n_threads = threads)
+      rl <- if (is_distance_fit(object)) {
+        radius_distances(NULL, object$eps, query = x)
+      } else {
+        radius_neighbors(Xt, object$eps, query = x, n_threads = threads)
+      }
       ptr <- radius_ptr0(rl$ptr, m)
       cnt <- diff(ptr)
       empty <- cnt == 0L

@@ -53,8 +53,9 @@
 novelty_scores <- function(fit, newdata, X = NULL, k = 10, quantile = 0.99) {
   if (!inherits(fit, "manifold_fit")) abort_input("fit", "must be a fitted model (a manifold_fit).")
   x <- fit_newdata(fit, newdata)
-  Xt <- training_data(fit, X, "novelty scores")
-  n <- nrow(Xt)
+  # a fit made from distances keeps its training points' neighbour distances
+  Xt <- if (is_distance_fit(fit)) NULL else training_data(fit, X, "novelty scores")
+  n <- if (is.null(Xt)) fit$n else nrow(Xt)
   k <- if (is.null(k)) min(10L, n - 1L) else check_k(k, n, "k")
   quantile <- check_number(quantile, "quantile", lower = 0, upper = 1, lower_open = TRUE)
   # the neighbour search of the fit (exact for fits that record none)

@@ -98,6 +98,10 @@ reconstruct <- function(fit, Y, ...) UseMethod("reconstruct")
 #' @export
 reconstruct.manifold_fit <- function(fit, Y, method = NULL, X = NULL, k = NULL, alpha = 1, ...) {
   validate_fit(fit, arg = "fit")
+  if (is_distance_fit(fit)) {
+    abort_input("fit", sprintf("was made from distances (a %s fit without coordinates): there is no input space to reconstruct.",
+                               fit$method))
+  }
   Y <- as_data_matrix(Y, "Y", min_rows = 1L)
   if (ncol(Y) != fit$ndim) {
     abort_input("Y", sprintf("must have %d columns (the embedding dimensions of the fit); it has %d.",

@@ -88,6 +88,7 @@ inform_mo <- function(message, class = NULL) {
 # Column and row names are kept.
 as_data_matrix <- function(x, arg = "X", min_rows = 3L, allow_na = FALSE) {
   if (is.null(x)) abort_input(arg, "must be a numeric matrix or data frame, not NULL.")
+  if (inherits(x, "dist")) abort_input(arg, distances_hint("is a `dist` object"))
   if (inherits(x, "Matrix")) {
     x <- densify(x, arg)
   } else if (is.data.frame(x)) {

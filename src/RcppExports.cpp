@@ -260,6 +260,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_connect_components_distances
+Rcpp::List mo_connect_components_distances(const Rcpp::NumericMatrix& D, const Rcpp::IntegerVector& component, int n_components, std::string rule, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_connect_components_distances(SEXP DSEXP, SEXP componentSEXP, SEXP n_componentsSEXP, SEXP ruleSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type component(componentSEXP);
+    Rcpp::traits::input_parameter< int >::type n_components(n_componentsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_connect_components_distances(D, component, n_components, rule, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_connect_components
 Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::IntegerVector& component, int n_components, std::string rule, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_connect_components(SEXP XSEXP, SEXP componentSEXP, SEXP n_componentsSEXP, SEXP ruleSEXP, SEXP n_threadsSEXP) {
@@ -383,6 +398,33 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type algorithm(algorithmSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_radius(X, query, eps, algorithm, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_knn_distances
+Rcpp::List mo_knn_distances(const Rcpp::NumericMatrix& Dq, int k, bool self, int n_threads);
+RcppExport SEXP _manifoldOOS_mo_knn_distances(SEXP DqSEXP, SEXP kSEXP, SEXP selfSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type Dq(DqSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< bool >::type self(selfSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_knn_distances(Dq, k, self, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_radius_distances
+Rcpp::List mo_radius_distances(const Rcpp::NumericMatrix& Dq, double eps, bool self);
+RcppExport SEXP _manifoldOOS_mo_radius_distances(SEXP DqSEXP, SEXP epsSEXP, SEXP selfSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type Dq(DqSEXP);
+    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< bool >::type self(selfSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_radius_distances(Dq, eps, self));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1374,6 +1416,23 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_mds_place
+arma::mat mo_mds_place(const arma::mat& S, const arma::mat& lsharp_t, const arma::mat& coords, const arma::vec& values, const arma::vec& mu, double grand_mean, std::string rule);
+RcppExport SEXP _manifoldOOS_mo_mds_place(SEXP SSEXP, SEXP lsharp_tSEXP, SEXP coordsSEXP, SEXP valuesSEXP, SEXP muSEXP, SEXP grand_meanSEXP, SEXP ruleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type S(SSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type lsharp_t(lsharp_tSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type coords(coordsSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const arma::vec& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type grand_mean(grand_meanSEXP);
+    Rcpp::traits::input_parameter< std::string >::type rule(ruleSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_mds_place(S, lsharp_t, coords, values, mu, grand_mean, rule));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_cmds_distances
 Rcpp::List mo_cmds_distances(const arma::mat& D, bool squared, int ndim, Rcpp::List opts, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_cmds_distances(SEXP DSEXP, SEXP squaredSEXP, SEXP ndimSEXP, SEXP optsSEXP, SEXP n_threadsSEXP) {
@@ -1582,6 +1641,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_pairwise_summary", (DL_FUNC) &_manifoldOOS_mo_pairwise_summary, 2},
     {"_manifoldOOS_mo_components", (DL_FUNC) &_manifoldOOS_mo_components, 1},
     {"_manifoldOOS_mo_smallest_connecting_k", (DL_FUNC) &_manifoldOOS_mo_smallest_connecting_k, 2},
+    {"_manifoldOOS_mo_connect_components_distances", (DL_FUNC) &_manifoldOOS_mo_connect_components_distances, 5},
     {"_manifoldOOS_mo_connect_components", (DL_FUNC) &_manifoldOOS_mo_connect_components, 5},
     {"_manifoldOOS_mo_edge_weights", (DL_FUNC) &_manifoldOOS_mo_edge_weights, 3},
     {"_manifoldOOS_mo_add_edges", (DL_FUNC) &_manifoldOOS_mo_add_edges, 4},
@@ -1591,6 +1651,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_sq_dist_cross", (DL_FUNC) &_manifoldOOS_mo_sq_dist_cross, 2},
     {"_manifoldOOS_mo_knn", (DL_FUNC) &_manifoldOOS_mo_knn, 5},
     {"_manifoldOOS_mo_radius", (DL_FUNC) &_manifoldOOS_mo_radius, 5},
+    {"_manifoldOOS_mo_knn_distances", (DL_FUNC) &_manifoldOOS_mo_knn_distances, 4},
+    {"_manifoldOOS_mo_radius_distances", (DL_FUNC) &_manifoldOOS_mo_radius_distances, 3},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
@@ -1651,6 +1713,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_kpca_project", (DL_FUNC) &_manifoldOOS_mo_kpca_project, 11},
     {"_manifoldOOS_mo_mds_fit", (DL_FUNC) &_manifoldOOS_mo_mds_fit, 3},
     {"_manifoldOOS_mo_mds_project", (DL_FUNC) &_manifoldOOS_mo_mds_project, 9},
+    {"_manifoldOOS_mo_mds_place", (DL_FUNC) &_manifoldOOS_mo_mds_place, 7},
     {"_manifoldOOS_mo_cmds_distances", (DL_FUNC) &_manifoldOOS_mo_cmds_distances, 5},
     {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
     {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 17},

@@ -259,6 +259,25 @@ manifoldOOS::weight_rule parse_weights(const std::string& s) {
   throw manifoldOOS::input_error("unknown weights '" + s + "'.");
 }
 
+manifoldOOS::connect_rule parse_connect_rule(const std::string& rule) {
+  if (rule == "mst") return manifoldOOS::connect_rule::mst;
+  if (rule == "all_pairs") return manifoldOOS::connect_rule::all_pairs;
+  throw manifoldOOS::input_error("unknown connect rule '" + rule + "'.");
+}
+
+// Added edges as an R list (1-based i < j, length).
+Rcpp::List edges_to_list(const std::vector<manifoldOOS::added_edge>& e) {
+  Rcpp::IntegerVector i(e.size()), j(e.size());
+  Rcpp::NumericVector len(e.size());
+  for (std::size_t t = 0; t < e.size(); ++t) {
+    i[t] = mo_index1(e[t].i);
+    j[t] = mo_index1(e[t].j);
+    len[t] = e[t].length;
+  }
+  return Rcpp::List::create(Rcpp::Named("i") = i, Rcpp::Named("j") = j,
+                            Rcpp::Named("length") = len);
+}
+
 
 }  // namespace
 
@@ -355,32 +374,31 @@ int mo_smallest_connecting_k(const Rcpp::IntegerMatrix& idx, bool mutual) {
   MO_CATCH
 }
 
+// Edges joining the components of points given by a symmetric distance
+// matrix D (1-based i < j, length = D[i, j]).
+// [[Rcpp::export(.mo_connect_components_distances)]]
+Rcpp::List mo_connect_components_distances(const Rcpp::NumericMatrix& D,
+                                           const Rcpp::IntegerVector& component,
+                                           int n_components, std::string rule, int n_threads) {
+  MO_TRY {
+    if (D.nrow() != D.ncol()) throw manifoldOOS::input_error("the distance matrix must be square.");
+    if (component.size() != D.nrow()) throw manifoldOOS::input_error("one component label per point needed.");
+    const std::vector<int> lab = mo_index0(component);
+    return edges_to_list(manifoldOOS::connect_components_distances(
+        D.begin(), D.nrow(), lab, n_components, parse_connect_rule(rule), n_threads));
+  }
+  MO_CATCH
+}
+
 // Edges joining the components (1-based i < j, Euclidean length).
 // [[Rcpp::export(.mo_connect_components)]]
 Rcpp::List mo_connect_components(const Rcpp::NumericMatrix& X, const Rcpp::IntegerVector& component,
                                  int n_components, std::string rule, int n_threads) {
   MO_TRY {
     if (component.size() != X.nrow()) throw manifoldOOS::input_error("one component label per row of X needed.");
-    manifoldOOS::connect_rule r;
-    if (rule == "mst") {
-      r = manifoldOOS::connect_rule::mst;
-    } else if (rule == "all_pairs") {
-      r = manifoldOOS::connect_rule::all_pairs;
-    } else {
-      throw manifoldOOS::input_error("unknown connect rule '" + rule + "'.");
-    }
     const std::vector<int> lab = mo_index0(component);
-    const std::vector<manifoldOOS::added_edge> e = manifoldOOS::connect_components(
-        X.begin(), X.nrow(), X.ncol(), lab, n_components, r, n_threads);
-    Rcpp::IntegerVector i(e.size()), j(e.size());
-    Rcpp::NumericVector len(e.size());
-    for (std::size_t t = 0; t < e.size(); ++t) {
-      i[t] = mo_index1(e[t].i);
-      j[t] = mo_index1(e[t].j);
-      len[t] = e[t].length;
-    }
-    return Rcpp::List::create(Rcpp::Named("i") = i, Rcpp::Named("j") = j,
-                              Rcpp::Named("length") = len);
+    return edges_to_list(manifoldOOS::connect_components(
+        X.begin(), X.nrow(), X.ncol(), lab, n_components, parse_connect_rule(rule), n_threads));
   }
   MO_CATCH
 }
@@ -536,6 +554,44 @@ Rcpp::List mo_radius(const Rcpp::NumericMatrix& X, SEXP query, double eps,
     const double* Q = query_pointer(query, p, m);
     manifoldOOS::radius_lists r = manifoldOOS::radius_search_raw(
         X.begin(), n, p, Q, m, eps, parse_algorithm(algorithm), n_threads);
+    if (r.ptr.back() > static_cast<std::int64_t>(INT_MAX)) {
+      throw manifoldOOS::input_error(
+          "`eps` gives more than 2^31 - 1 neighbour pairs; choose a smaller radius.");
+    }
+    Rcpp::IntegerVector ptr(r.ptr.size());
+    for (std::size_t i = 0; i < r.ptr.size(); ++i) ptr[i] = static_cast<int>(r.ptr[i]);
+    const Rcpp::IntegerVector idx = mo_index1(r.idx);
+    Rcpp::NumericVector dist(r.dist.begin(), r.dist.end());
+    return Rcpp::List::create(Rcpp::Named("ptr") = ptr, Rcpp::Named("idx") = idx,
+                              Rcpp::Named("dist") = dist);
+  }
+  MO_CATCH
+}
+
+// kNN lists (1-based) from distances given by the user: Dq is n x m, column a
+// holding query a's distances to the n training points (self: Dq is the
+// training points' own n x n distance matrix, each point excluded).
+// [[Rcpp::export(.mo_knn_distances)]]
+Rcpp::List mo_knn_distances(const Rcpp::NumericMatrix& Dq, int k, bool self, int n_threads) {
+  MO_TRY {
+    const std::size_t n = Dq.nrow(), m = Dq.ncol();
+    Rcpp::IntegerMatrix idx(static_cast<int>(m), k);
+    Rcpp::NumericMatrix dist(static_cast<int>(m), k);
+    manifoldOOS::knn_from_distances_raw(Dq.begin(), n, m, k, self, n_threads, idx.begin(),
+                                        dist.begin());
+    mo_index1_inplace(idx);
+    return Rcpp::List::create(Rcpp::Named("idx") = idx, Rcpp::Named("dist") = dist);
+  }
+  MO_CATCH
+}
+
+// Radius lists (as .mo_radius returns them) from distances given by the user
+// (Dq as in .mo_knn_distances).
+// [[Rcpp::export(.mo_radius_distances)]]
+Rcpp::List mo_radius_distances(const Rcpp::NumericMatrix& Dq, double eps, bool self) {
+  MO_TRY {
+    manifoldOOS::radius_lists r =
+        manifoldOOS::radius_from_distances_raw(Dq.begin(), Dq.nrow(), Dq.ncol(), eps, self);
     if (r.ptr.back() > static_cast<std::int64_t>(INT_MAX)) {
       throw manifoldOOS::input_error(
           "`eps` gives more than 2^31 - 1 neighbour pairs; choose a smaller radius.");

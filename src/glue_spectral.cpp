@@ -116,6 +116,19 @@ arma::mat mo_mds_project(const arma::mat& X, const arma::mat& Xnew, const arma::
   MO_CATCH
 }
 
+// Gower / Nystrom map of classical MDS for new points given by their squared
+// distances S (m x n) to the training points.
+// [[Rcpp::export(.mo_mds_place)]]
+arma::mat mo_mds_place(const arma::mat& S, const arma::mat& lsharp_t, const arma::mat& coords,
+                       const arma::vec& values, const arma::vec& mu, double grand_mean,
+                       std::string rule) {
+  MO_TRY {
+    const manifoldOOS::lmds_map M = mo_lmds_map(lsharp_t, coords, values, mu, grand_mean);
+    return manifoldOOS::lmds_place_rows(M, manifoldOOS::parse_lmds_rule(rule), S);
+  }
+  MO_CATCH
+}
+
 // Classical MDS of a symmetric matrix of distances (squared = FALSE) or of
 // squared distances (squared = TRUE). Internal (tests, landmark blocks).
 // [[Rcpp::export(.mo_cmds_distances)]]

@@ -4,7 +4,8 @@
 // agreement with a direct SVD), the sparse eigen-solver against LAPACK, the
 // direct clique assembly against Eigen's
 // setFromTriplets, an operator on square_operator through the eigen-solver,
-// and the string-option parser (parse_choice) with every table-driven parser.
+// the string-option parser (parse_choice) with every table-driven parser, and
+// kNN lists and component connections read off a distance matrix.
 // The solver blocks (vector kernels, updatable Cholesky, constrained
 // assignment, minimum spanning trees) are tested in test-blocks-solvers.cpp.
 #include <testthat.h>
@@ -12,6 +13,7 @@
 #include <manifoldOOS/blocks/clique_assembly.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/kernels.h>
 #include <manifoldOOS/blocks/spectra_op.h>
 #include <manifoldOOS/blocks/knn_impl.h>
@@ -188,6 +190,75 @@ context("kNN block") {
                                                 manifoldOOS::knn_algorithm::brute, 1,
                                                 idx.memptr(), dist.memptr()),
                     manifoldOOS::input_error);
+  }
+}
+
+context("kNN and components from a distance matrix") {
+  test_that("lists read off the distances equal the search of the points, ties included") {
+    const arma::mat G = grid_points(6, 2);
+    const arma::mat X = random_points(120, 4, 3), Q = random_points(15, 4, 4);
+    for (const arma::mat* P : {&G, &X}) {
+      const arma::uword n = P->n_rows;
+      arma::mat D(n, n);
+      for (arma::uword i = 0; i < n; ++i) {
+        for (arma::uword j = 0; j < n; ++j) {
+          D(i, j) = std::sqrt(arma::accu(arma::square(P->row(i) - P->row(j))));
+        }
+      }
+      const int k = 6;
+      arma::Mat<int> i1(n, k), i2(n, k);
+      arma::mat d1(n, k), d2(n, k);
+      manifoldOOS::knn_search_raw(P->memptr(), n, P->n_cols, nullptr, n, k,
+                                  manifoldOOS::knn_algorithm::brute, 1, i1.memptr(), d1.memptr());
+      for (int threads : {1, 2}) {
+        manifoldOOS::knn_from_distances_raw(D.memptr(), n, n, k, true, threads, i2.memptr(), d2.memptr());
+        expect_true(arma::all(arma::vectorise(i1 == i2)));
+        expect_true(arma::abs(d1 - d2).max() < 1e-12);
+      }
+    }
+    // query mode: columns of Dq are the queries
+    arma::mat Dq(X.n_rows, Q.n_rows);
+    for (arma::uword a = 0; a < Q.n_rows; ++a) {
+      for (arma::uword j = 0; j < X.n_rows; ++j) Dq(j, a) = arma::norm(Q.row(a) - X.row(j));
+    }
+    arma::Mat<int> i1(Q.n_rows, 5), i2(Q.n_rows, 5);
+    arma::mat d1(Q.n_rows, 5), d2(Q.n_rows, 5);
+    manifoldOOS::knn_search_raw(X.memptr(), X.n_rows, X.n_cols, Q.memptr(), Q.n_rows, 5,
+                                manifoldOOS::knn_algorithm::brute, 1, i1.memptr(), d1.memptr());
+    manifoldOOS::knn_from_distances_raw(Dq.memptr(), X.n_rows, Q.n_rows, 5, false, 2, i2.memptr(),
+                                        d2.memptr());
+    expect_true(arma::all(arma::vectorise(i1 == i2)));
+    expect_true(arma::abs(d1 - d2).max() < 1e-12);
+    // radius lists: every entry within eps, none missed, sorted
+    const manifoldOOS::radius_lists r =
+        manifoldOOS::radius_from_distances_raw(Dq.memptr(), X.n_rows, Q.n_rows, 0.8, false);
+    std::size_t count = 0;
+    for (arma::uword a = 0; a < Q.n_rows; ++a) {
+      for (arma::uword j = 0; j < X.n_rows; ++j) count += Dq(j, a) <= 0.8 ? 1u : 0u;
+      for (std::int64_t t = r.ptr[a]; t + 1 < r.ptr[a + 1]; ++t) expect_true(r.dist[t] <= r.dist[t + 1]);
+    }
+    expect_true(static_cast<std::size_t>(r.ptr.back()) == count);
+  }
+  test_that("components are joined by the same edges as from the coordinates") {
+    arma::mat X = random_points(60, 3, 5);
+    X.rows(30, 59) += 10.0;  // two groups
+    X.rows(45, 59) += 10.0;  // three groups
+    std::vector<int> label(60);
+    for (int v = 0; v < 60; ++v) label[v] = v < 30 ? 0 : (v < 45 ? 1 : 2);
+    arma::mat D(60, 60);
+    for (int i = 0; i < 60; ++i) {
+      for (int j = 0; j < 60; ++j) D(i, j) = arma::norm(X.row(i) - X.row(j));
+    }
+    for (auto rule : {manifoldOOS::connect_rule::mst, manifoldOOS::connect_rule::all_pairs}) {
+      const auto a = manifoldOOS::connect_components(X.memptr(), 60, 3, label, 3, rule, 2);
+      const auto b = manifoldOOS::connect_components_distances(D.memptr(), 60, label, 3, rule, 2);
+      expect_true(a.size() == b.size());
+      for (std::size_t t = 0; t < a.size(); ++t) {
+        const bool same = a[t].i == b[t].i && a[t].j == b[t].j;
+        expect_true(same);
+        expect_true(std::abs(a[t].length - b[t].length) < 1e-12);
+      }
+    }
   }
 }
 

@@ -46,9 +46,29 @@ inline bool better(double d, int i, int j, const candidate& c) {
   return j < c.j;
 }
 
-std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
-                                    const std::vector<int>& label, int n_components,
-                                    int n_threads) {
+// A distance source: points stored contiguously (Euclidean distances), or a
+// symmetric n x n distance matrix given by the user.
+struct point_source {
+  const double* P;
+  int p;
+  double search(int u, int v) const {
+    return point_dist(P + static_cast<std::size_t>(u) * p, P + static_cast<std::size_t>(v) * p, p);
+  }
+  double canonical(int u, int v) const {
+    return canonical_dist(P + static_cast<std::size_t>(u) * p, P + static_cast<std::size_t>(v) * p, p);
+  }
+};
+
+struct matrix_source {
+  const double* D;
+  std::size_t n;
+  double search(int u, int v) const { return D[static_cast<std::size_t>(u) + n * static_cast<std::size_t>(v)]; }
+  double canonical(int u, int v) const { return search(u, v); }
+};
+
+template <class Source>
+std::vector<added_edge> connect_mst(const Source& src, int n, const std::vector<int>& label,
+                                    int n_components, int n_threads) {
   std::vector<std::vector<int>> members(n_components);
   for (int v = 0; v < n; ++v) members[label[v]].push_back(v);
   std::vector<char> in_tree(n, 0);
@@ -92,11 +112,10 @@ std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
     for (int r = 0; r < nr; ++r) {
       if (flag.poll(r + 1)) continue;
       const int v = rest[r];
-      const double* xv = P.data() + static_cast<std::size_t>(v) * p;
       double bv = best[v];
       int av = arg[v];
       for (int u : C) {
-        const double d = point_dist(P.data() + static_cast<std::size_t>(u) * p, xv, p);
+        const double d = src.search(u, v);
         if (d < bv || (d == bv && u < av)) {
           bv = d;
           av = u;
@@ -116,17 +135,15 @@ std::vector<added_edge> connect_mst(const std::vector<double>& P, int n, int p,
         c.j = j;
       }
     }
-    edges.push_back(added_edge{c.i, c.j,
-                               canonical_dist(P.data() + static_cast<std::size_t>(c.i) * p,
-                                              P.data() + static_cast<std::size_t>(c.j) * p, p)});
+    edges.push_back(added_edge{c.i, c.j, src.canonical(c.i, c.j)});
     next = in_tree[c.i] ? label[c.j] : label[c.i];
   }
   return edges;
 }
 
-std::vector<added_edge> connect_all_pairs(const std::vector<double>& P, int n, int p,
-                                          const std::vector<int>& label, int n_components,
-                                          int n_threads) {
+template <class Source>
+std::vector<added_edge> connect_all_pairs(const Source& src, int n, const std::vector<int>& label,
+                                          int n_components, int n_threads) {
   const int c = n_components;
   if (c > 10000) {
     throw input_error("connect = \"all_pairs\" is limited to 10000 components; this graph has " +
@@ -145,11 +162,10 @@ std::vector<added_edge> connect_all_pairs(const std::vector<double>& P, int n, i
     if (flag.poll(a)) continue;
     candidate* row = best.data() + static_cast<std::size_t>(a) * c;
     for (int u : members[a]) {
-      const double* xu = P.data() + static_cast<std::size_t>(u) * p;
       for (int v = 0; v < n; ++v) {
         const int b = label[v];
         if (b <= a) continue;
-        const double d = point_dist(xu, P.data() + static_cast<std::size_t>(v) * p, p);
+        const double d = src.search(u, v);
         const int i = std::min(u, v), j = std::max(u, v);
         if (better(d, i, j, row[b])) {
           row[b].d = d;
@@ -166,12 +182,25 @@ std::vector<added_edge> connect_all_pairs(const std::vector<double>& P, int n, i
   for (int a = 0; a < c; ++a) {
     for (int b = a + 1; b < c; ++b) {
       const candidate& e = best[static_cast<std::size_t>(a) * c + b];
-      edges.push_back(added_edge{e.i, e.j,
-                                 canonical_dist(P.data() + static_cast<std::size_t>(e.i) * p,
-                                                P.data() + static_cast<std::size_t>(e.j) * p, p)});
+      edges.push_back(added_edge{e.i, e.j, src.canonical(e.i, e.j)});
     }
   }
   return edges;
+}
+
+void check_labels(int n, const std::vector<int>& label, int n_components) {
+  if (static_cast<int>(label.size()) != n) throw input_error("connect: one label per point needed.");
+  if (n_components < 1) throw input_error("connect: no components.");
+  for (int v = 0; v < n; ++v) {
+    if (label[v] < 0 || label[v] >= n_components) throw input_error("connect: invalid component label.");
+  }
+}
+
+template <class Source>
+std::vector<added_edge> connect_with(const Source& src, int n, const std::vector<int>& label,
+                                     int n_components, connect_rule rule, int n_threads) {
+  if (rule == connect_rule::mst) return connect_mst(src, n, label, n_components, n_threads);
+  return connect_all_pairs(src, n, label, n_components, n_threads);
 }
 
 }  // namespace
@@ -179,15 +208,20 @@ std::vector<added_edge> connect_all_pairs(const std::vector<double>& P, int n, i
 std::vector<added_edge> connect_components(const double* X, int n, int p,
                                            const std::vector<int>& label, int n_components,
                                            connect_rule rule, int n_threads) {
-  if (static_cast<int>(label.size()) != n) throw input_error("connect: one label per point needed.");
-  if (n_components < 1) throw input_error("connect: no components.");
-  for (int v = 0; v < n; ++v) {
-    if (label[v] < 0 || label[v] >= n_components) throw input_error("connect: invalid component label.");
-  }
+  check_labels(n, label, n_components);
   if (n_components == 1) return {};
   const std::vector<double> P = row_major(X, n, p);
-  if (rule == connect_rule::mst) return connect_mst(P, n, p, label, n_components, n_threads);
-  return connect_all_pairs(P, n, p, label, n_components, n_threads);
+  return connect_with(point_source{P.data(), p}, n, label, n_components, rule, n_threads);
+}
+
+std::vector<added_edge> connect_components_distances(const double* D, int n,
+                                                     const std::vector<int>& label,
+                                                     int n_components, connect_rule rule,
+                                                     int n_threads) {
+  check_labels(n, label, n_components);
+  if (n_components == 1) return {};
+  return connect_with(matrix_source{D, static_cast<std::size_t>(n)}, n, label, n_components, rule,
+                      n_threads);
 }
 
 pairwise_summary pairwise_distance_summary(const double* S, int m, int p, int n_threads) {

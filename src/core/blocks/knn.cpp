@@ -20,6 +20,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -831,6 +832,74 @@ const char* gram_kernel_name() {
   const char* name = "portable";
   pick_gram(&name);
   return name;
+}
+
+// ---------------------------------------------------------------------------
+// Neighbours from distances given by the user
+// ---------------------------------------------------------------------------
+
+void knn_from_distances_raw(const double* Dq, std::size_t n, std::size_t m, int k, bool self,
+                            int n_threads, int* idx_out, double* dist_out) {
+  if (k < 1) throw input_error("knn: k must be at least 1.");
+  if (self && m != n) throw input_error("knn: a self-search needs a square distance matrix.");
+  const std::size_t avail = self ? n - 1 : n;
+  if (static_cast<std::size_t>(k) > avail) {
+    throw input_error("knn: k = " + std::to_string(k) + " exceeds the " + std::to_string(avail) +
+                      " points available.");
+  }
+  const int nt = resolve_threads(n_threads);
+  interrupt_flag flag(64);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1)
+#endif
+  {
+    std::vector<int> cand;
+    cand.reserve(n);
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+    for (long a = 0; a < static_cast<long>(m); ++a) {
+      if (flag.poll(a)) continue;
+      const double* col = Dq + static_cast<std::size_t>(a) * n;
+      cand.clear();
+      for (std::size_t j = 0; j < n; ++j) {
+        if (!(self && j == static_cast<std::size_t>(a))) cand.push_back(static_cast<int>(j));
+      }
+      auto less = [col](int u, int v) { return col[u] < col[v] || (col[u] == col[v] && u < v); };
+      std::partial_sort(cand.begin(), cand.begin() + k, cand.end(), less);
+      for (int r = 0; r < k; ++r) {
+        const std::size_t at = static_cast<std::size_t>(a) + m * static_cast<std::size_t>(r);
+        idx_out[at] = cand[r];
+        dist_out[at] = col[cand[r]];
+      }
+    }
+  }
+  flag.rethrow_if_stopped();
+  (void)nt;
+}
+
+radius_lists radius_from_distances_raw(const double* Dq, std::size_t n, std::size_t m, double eps,
+                                       bool self) {
+  if (self && m != n) throw input_error("radius: a self-search needs a square distance matrix.");
+  radius_lists r;
+  r.ptr.assign(m + 1, 0);
+  std::vector<int> cand;
+  for (std::size_t a = 0; a < m; ++a) {
+    if ((a & 63u) == 0u) check_interrupt();
+    const double* col = Dq + a * n;
+    cand.clear();
+    for (std::size_t j = 0; j < n; ++j) {
+      if (col[j] <= eps && !(self && j == a)) cand.push_back(static_cast<int>(j));
+    }
+    std::sort(cand.begin(), cand.end(),
+              [col](int u, int v) { return col[u] < col[v] || (col[u] == col[v] && u < v); });
+    for (int j : cand) {
+      r.idx.push_back(j);
+      r.dist.push_back(col[j]);
+    }
+    r.ptr[a + 1] = static_cast<std::int64_t>(r.idx.size());
+  }
+  return r;
 }
 
 }  // namespace manifoldOOS

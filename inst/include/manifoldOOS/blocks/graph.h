@@ -151,7 +151,7 @@ class union_find {
 struct added_edge {
   int i;  // 0-based, i < j
   int j;
-  double length;  // Euclidean distance between x_i and x_j
+  double length;  // distance between points i and j (Euclidean for coordinates)
 };
 
 enum class connect_rule { mst, all_pairs };
@@ -165,6 +165,13 @@ enum class connect_rule { mst, all_pairs };
 std::vector<added_edge> connect_components(const double* X, int n, int p,
                                            const std::vector<int>& label, int n_components,
                                            connect_rule rule, int n_threads);
+
+// The same for points given by a symmetric n x n distance matrix D
+// (column-major): the edges' lengths are entries of D.
+std::vector<added_edge> connect_components_distances(const double* D, int n,
+                                                     const std::vector<int>& label,
+                                                     int n_components, connect_rule rule,
+                                                     int n_threads);
 
 // Adds the edges (both directions) with the given weights to W; entries
 // already present are overwritten.

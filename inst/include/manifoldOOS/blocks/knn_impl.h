@@ -85,6 +85,17 @@ radius_lists radius_search_raw(const double* X, std::size_t n, std::size_t p,
                                const double* Q, std::size_t m, double eps,
                                knn_algorithm algo, int n_threads);
 
+// kNN and radius lists from distances given by the user (the caller checks
+// that they are finite and non-negative). Dq: n x m column-major, column a
+// holding the distances of query a to the n training points; with `self`
+// (m == n, Dq a distance matrix of the training points) point a is excluded
+// from its own list by index. Same output conventions as knn_search_raw and
+// radius_search_raw: sorted by (distance, index), 0-based indices.
+void knn_from_distances_raw(const double* Dq, std::size_t n, std::size_t m, int k, bool self,
+                            int n_threads, int* idx_out, double* dist_out);
+radius_lists radius_from_distances_raw(const double* Dq, std::size_t n, std::size_t m, double eps,
+                                       bool self);
+
 // Cross-product kernel used by the brute-force path (testing and
 // benchmarking hook; the results do not depend on it because every returned
 // distance is recomputed with canonical_sqdist).
