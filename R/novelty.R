@@ -52,7 +52,12 @@
 #' attr(y, "novelty")
 novelty_scores <- function(fit, newdata, X = NULL, k = 10, quantile = 0.99) {
   if (!inherits(fit, "manifold_fit")) abort_input("fit", "must be a fitted model (a manifold_fit).")
-  x <- fit_newdata(fit, newdata)
+  novelty_fitted(fit, fit_newdata(fit, newdata), X = X, k = k, quantile = quantile)
+}
+
+# The scores of rows already read into the space the fit was made in (by
+# fit_newdata(): after its PCA step and metric).
+novelty_fitted <- function(fit, x, X = NULL, k = 10, quantile = 0.99) {
   # a fit made from distances keeps its training points' neighbour distances
   Xt <- if (is_distance_fit(fit)) NULL else training_data(fit, X, "novelty scores")
   n <- if (is.null(Xt)) fit$n else nrow(Xt)
@@ -84,5 +89,6 @@ predict_novelty <- function(object, x, novelty, X = NULL) {
     abort_input("novelty", "must be TRUE, FALSE or a list of arguments of novelty_scores() (k, quantile, X).")
   }
   if (is.null(args$X)) args$X <- X
-  do.call(novelty_scores, c(list(fit = object, newdata = x), args))
+  # x is already in the fitted space
+  do.call(novelty_fitted, c(list(fit = object, x = x), args))
 }

@@ -199,3 +199,17 @@ test_that("sosi() on a fit with an input model reads the rows through it", {
   expect_identical(unname(embedding(sa)), unname(embedding(sb)))
   expect_identical(unname(predict(sa, Xn)), unname(predict(sb, unname(predict(pf, Xn)))))
 })
+
+test_that("predict(novelty = TRUE) on a fit with pca = and a metric scores the rows once read", {
+  r <- swiss_roll(300, seed = 1)
+  for (args in list(list(pca = 2), list(metric = "cosine"), list(pca = 3, metric = "correlation"))) {
+    f <- do.call(isomap, c(list(r$x[1:250, ] + 5, k = 8), args))
+    y <- predict(f, r$x[251:300, ] + 5, novelty = TRUE)
+    s <- novelty_scores(f, r$x[251:300, ] + 5)
+    expect_equal(attr(y, "novelty"), s, info = paste(names(args), collapse = "+"))
+    # the scores are those of the fitted space: the same as a fit of the transformed rows
+    g <- isomap(f$x_train, k = 8)
+    xn <- get("apply_input", asNamespace("manifoldOOS"))(f$input, r$x[251:300, ] + 5)
+    expect_equal(as.numeric(s), as.numeric(novelty_scores(g, unname(xn))), tolerance = 1e-12)
+  }
+})
