@@ -11,7 +11,9 @@
 #' @param object,x A `manifold_fit`.
 #' @param newdata New observations: a numeric matrix or data frame with the
 #'   training columns. When the training data had column names, columns are
-#'   matched by name (and reordered); otherwise by position.
+#'   matched by name (and reordered); otherwise by position. Or a
+#'   `SingleCellExperiment` / Seurat object, read as the fit read its
+#'   training data (see [manifoldOOS-containers]).
 #' @param method Out-of-sample rule. `NULL` uses the fit's default rule (see
 #'   `summary(fit)` for the available rules). Besides each method's native
 #'   rules, every fit accepts the generic maps of [oos_map()]: `"goose"`,
@@ -36,6 +38,12 @@
 #'   least as many columns as the rule needs. They must be neighbours in the
 #'   space the fit works in (after its `pca =` and `metric`). For the fit's
 #'   own kNN-based rules; not with `chunk_size` or `parallel`.
+#' @param missing Training columns (features) absent from the named columns
+#'   of `newdata`: `"error"` (default; the error says how many and names the
+#'   first few) or `"zero"` (set to 0, with a warning of class
+#'   `manifoldOOS_missing_features_warning` that says how many). Named
+#'   columns not in the training data are dropped. See
+#'   [manifoldOOS-containers].
 #' @param novelty `TRUE` attaches novelty scores as `attr(y, "novelty")`:
 #'   one per row, above 1 for points farther from the training data than
 #'   almost all training points are from the rest (see [novelty_scores()];
@@ -125,7 +133,7 @@ embedding.manifold_fit <- function(object, ...) {
 predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
                                  chunk_size = NULL, parallel = FALSE,
                                  verbose = getOption("manifoldOOS.verbose", FALSE),
-                                 novelty = FALSE, neighbors = NULL) {
+                                 novelty = FALSE, neighbors = NULL, missing = c("error", "zero")) {
   validate_fit(object)
   verbose <- check_verbose(verbose)
   chunk_size <- check_chunk_size(chunk_size)
@@ -135,7 +143,8 @@ predict.manifold_fit <- function(object, newdata, method = NULL, ..., X = NULL,
     check_dots(..., fun = "predict()", context = "without `newdata` it returns the training embedding")
     return(object$embedding)
   }
-  x <- fit_newdata(object, newdata)
+  missing <- check_choice(missing, c("error", "zero"), "missing")
+  x <- fit_newdata(object, newdata, missing = missing)
   method <- resolve_oos_method(object, method)
   native <- method %in% object$oos$available
   check_dots(..., accepted = predict_rule_args(object, method),
@@ -254,6 +263,7 @@ print.manifold_fit <- function(x, ...) {
                 paste0("; also ", paste(setdiff(x$oos$available, x$oos$default), collapse = ", "))
               else ""))
   if (!is.null(x$neighbors)) cat(sprintf("  neighbours: %s\n", format_neighbors(x$neighbors)))
+  if (!is.null(x$input$source)) cat(sprintf("  data read from: %s\n", format_source(x$input$source)))
   if (!is.null(x$input$pca)) {
     cat(sprintf("  input: %d columns -> PCA to %d components%s\n", x$input$n_features,
                 ncol(x$input$pca$rotation), if (isTRUE(x$input$pca$scaled)) " (scaled)" else ""))

@@ -188,11 +188,18 @@ check_pca_dims <- function(pca, p, n, arg = "pca") {
 prepare_input <- function(X, pca = NULL, metric = "euclidean", pca_scale = FALSE, min_rows = 3L) {
   metric <- check_metric(metric, allowed = c("euclidean", "cosine", "correlation"))
   pca_scale <- check_flag(pca_scale, "pca_scale")
+  source <- NULL
+  if (is_container(X)) {
+    # a SingleCellExperiment or Seurat object: one row per cell
+    ci <- as_cell_input(X)
+    X <- ci$x
+    source <- ci$source
+  }
   sparse <- is_sparse_input(X)
   X <- if (sparse) as_sparse_input(X, "X", min_rows = min_rows) else as_data_matrix(X, "X", min_rows = min_rows)
   p <- ncol(X)
   ndim <- check_pca_dims(pca, p, nrow(X))
-  input <- list(n_features = p, feature_names = colnames(X), metric = metric, pca = NULL)
+  input <- list(n_features = p, feature_names = colnames(X), metric = metric, pca = NULL, source = source)
   x <- X
   if (!is.null(ndim)) {
     pf <- pca(X, ndim = ndim, scale = pca_scale)
@@ -209,14 +216,18 @@ prepare_input <- function(X, pca = NULL, metric = "euclidean", pca_scale = FALSE
 
 # New rows, checked against the fit's training columns (matched by name when
 # named) and mapped into the space the method was fitted in.
-fit_newdata <- function(object, newdata, arg = "newdata", min_rows = 1L) {
+fit_newdata <- function(object, newdata, arg = "newdata", min_rows = 1L, missing = "error") {
   input <- object$input
   if (is_distance_fit(object)) {
     return(query_distances(newdata, object$n, object$feature_names, arg, min_rows))
   }
+  # a container is read as the fit read its training data
+  if (is_container(newdata)) newdata <- as_cell_input(newdata, input$source, arg)$x
   sparse_ok <- !is.null(input$pca) || inherits(object, "manifold_pca")
   x <- check_newdata(newdata, object$feature_names, object$n_features, arg = arg,
-                     sparse_ok = sparse_ok, min_rows = min_rows)
+                     sparse_ok = sparse_ok, min_rows = min_rows, missing = missing)
+  # PCA itself projects sparse rows; its input model only names the source
+  if (inherits(object, "manifold_pca") && is.null(input$pca)) return(x)
   apply_input(input, x, arg)
 }
 
@@ -255,7 +266,7 @@ pca_dims <- function(pca) if (is.numeric(pca)) pca else NULL
 # Whether a fitting function must go through fit_with_input().
 needs_input <- function(X, pca, metric, neighbors = NULL) {
   !is.null(pca) && !isFALSE(pca) || !identical(metric, "euclidean") || is_sparse_input(X) ||
-    !is.null(neighbors)
+    !is.null(neighbors) || is_container(X)
 }
 
 # The front end of every fitting function called with `pca =`, a metric other

@@ -270,7 +270,11 @@ oos_local_k <- function(k, n, default, min = 1L) {
 #'
 #' @param X Training data (`n x p`), one row per point.
 #' @param Y Embedding of the training rows: a numeric matrix (or data frame)
-#'   with `nrow(X)` rows and no missing values.
+#'   with `nrow(X)` rows and no missing values; or an embedding made by
+#'   another package: the result of `Rtsne::Rtsne()`, a model returned by
+#'   `uwot::umap(ret_model = TRUE)`, a Seurat `DimReduc`, or the name of a
+#'   reduction of `X` when `X` is a `SingleCellExperiment` or Seurat object
+#'   (see [manifoldOOS-containers]).
 #' @param method One of `r oos_rules_names_doc()`.
 #' @param k Number of neighbours for the local rules (`NULL`: the method's
 #'   default).
@@ -354,8 +358,15 @@ oos_map <- function(X, Y, method = "goose",
                     pca = NULL, pca_scale = FALSE, metric = "euclidean",
                     verbose = getOption("manifoldOOS.verbose", FALSE)) {
   call <- match.call()
+  # an embedding made elsewhere: Rtsne's or uwot's result, a Seurat DimReduc,
+  # or the name of a reduction of the container X
+  Y <- resolve_embedding(Y, X)
   if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
+    inner <- call
+    inner$Y <- Y
+    fit <- fit_with_input(X, pca, metric, pca_scale, inner, sys.function(), parent.frame())
+    fit$call <- call
+    return(fit)
   }
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")

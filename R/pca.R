@@ -40,6 +40,16 @@
 #' all.equal(abs(embedding(sfit)), abs(embedding(pca(as.matrix(S), ndim = 5))))
 pca <- function(X, ndim = 2, scale = FALSE, tol = 1e-10) {
   call <- match.call()
+  if (is_container(X)) {
+    # a SingleCellExperiment or Seurat object: the fit records what it read
+    ci <- as_cell_input(X)
+    fit <- pca(ci$x, ndim = ndim, scale = scale, tol = tol)
+    fit$input <- structure(list(n_features = fit$n_features, feature_names = fit$feature_names,
+                                metric = "euclidean", pca = NULL, source = ci$source),
+                           class = "manifold_input")
+    fit$call <- call
+    return(fit)
+  }
   if (is_sparse_input(X)) return(pca_sparse(X, ndim, scale, tol, call))
   X <- as_data_matrix(X, "X", min_rows = 2L)
   ndim <- check_ndim(ndim, min(nrow(X), ncol(X)))

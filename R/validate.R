@@ -285,10 +285,11 @@ check_threads <- function(n_threads, arg = "n_threads") {
 #   names, as cbind() and data.frame(check.names = FALSE) make them), or no
 #   names on either side: columns are matched by position.
 # * Otherwise, when both sets of names are unique and non-blank, columns are
-#   matched by name (and reordered).
+#   matched by name (and reordered); extra columns are dropped, and missing
+#   ones are an error, or zeros with a warning when missing = "zero".
 # * Anything else is an error naming the columns that differ, with a hint.
 check_newdata <- function(newdata, colnames_train, ncol_train, arg = "newdata", sparse_ok = FALSE,
-                          min_rows = 1L) {
+                          min_rows = 1L, missing = "error") {
   x <- if (sparse_ok && is_sparse_input(newdata)) {
     as_sparse_input(newdata, arg, min_rows = min_rows)
   } else {
@@ -304,12 +305,29 @@ check_newdata <- function(newdata, colnames_train, ncol_train, arg = "newdata", 
   }
   clean <- function(v) all(nzchar(v)) && !anyNA(v) && !anyDuplicated(v)
   if (clean(nm) && clean(colnames_train)) {
-    missing <- setdiff(colnames_train, nm)
+    absent <- setdiff(colnames_train, nm)
     extra <- setdiff(nm, colnames_train)
-    if (!length(missing) && !length(extra)) return(x[, colnames_train, drop = FALSE])
+    if (length(absent) && identical(missing, "zero")) {
+      # features the new data lack are set to zero (extra ones are dropped)
+      warn_mo(sprintf("`%s` lacks %d of the %d training columns (%s); they are set to 0 (missing = \"zero\").",
+                      arg, length(absent), length(colnames_train), show_names(absent)),
+              class = "manifoldOOS_missing_features_warning")
+      pad <- if (is_sparse_input(x)) {
+        Matrix::sparseMatrix(i = integer(0), j = integer(0), x = numeric(0), dims = c(nrow(x), length(absent)),
+                             dimnames = list(rownames(x), absent))
+      } else {
+        matrix(0, nrow(x), length(absent), dimnames = list(rownames(x), absent))
+      }
+      x <- if (is_sparse_input(x)) cbind(x, pad) else cbind(x, pad)
+      return(x[, colnames_train, drop = FALSE])
+    }
+    # every training column present: extra ones are dropped
+    if (!length(absent)) return(x[, colnames_train, drop = FALSE])
+    missing <- absent
     abort_input(arg, sprintf(
       "must have the training columns (matched by name). %s%sHint: %s",
-      if (length(missing)) sprintf("Missing: %s. ", show_names(missing)) else "",
+      if (length(missing)) sprintf("Missing %d of %d: %s (or use missing = \"zero\" in predict()). ",
+                                   length(missing), length(colnames_train), show_names(missing)) else "",
       if (length(extra)) sprintf("Not in the training data: %s. ", show_names(extra)) else "",
       if (ncol(x) == ncol_train) {
         sprintf("to match the columns by position instead, drop the names with unname(%s).", arg)

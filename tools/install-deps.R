@@ -11,7 +11,7 @@
 #
 # Further arguments are extra R packages (for example the peers of bench/).
 #
-# Where the machine offers Debian's prebuilt r-cran-* packages (apt-get
+# Where the machine offers Debian's prebuilt r-cran-* / r-bioc-* packages (apt-get
 # usable as root), every missing package that Debian has is installed from
 # there in ONE apt-get call (after one `apt-get update`), together with the
 # system tools; only what Debian lacks (or ships too old) is compiled from
@@ -97,9 +97,12 @@ if (apt_ok) {
   t0 <- proc.time()[["elapsed"]]
   run <- function(cmd) system(paste("DEBIAN_FRONTEND=noninteractive", cmd))
   if (run("apt-get update -qq > /dev/null") != 0) message("apt-get update failed; trying with the old lists")
-  # which r-cran-* names exist (Debian lower-cases the CRAN name)
-  debian <- system2("apt-cache", c("pkgnames", "r-cran-"), stdout = TRUE)
-  deb_of <- if (length(todo)) paste0("r-cran-", tolower(todo)) else character()
+  # which r-cran-* / r-bioc-* names exist (Debian lower-cases the CRAN or
+  # Bioconductor name)
+  debian <- system2("apt-cache", c("pkgnames", "r-"), stdout = TRUE)
+  deb_cran <- if (length(todo)) paste0("r-cran-", tolower(todo)) else character()
+  deb_bioc <- if (length(todo)) paste0("r-bioc-", tolower(todo)) else character()
+  deb_of <- ifelse(deb_cran %in% debian, deb_cran, deb_bioc)
   on_debian <- deb_of %in% debian
   tool_debs <- todo_tools[todo_tools %in% system2("apt-cache", "pkgnames", stdout = TRUE)]
   debs <- c(deb_of[on_debian], tool_debs)

@@ -63,7 +63,14 @@ test_that("unique names are matched by name, with the differing ones named", {
   expect_identical(predict(fit, X[81:100, c("w", "u", "v")]), predict(fit, X[81:100, ]))
   bad <- X[81:100, ]
   colnames(bad) <- c("u", "v", "x")
-  err <- expect_input_error(predict(fit, bad), "Missing: \"w\". Not in the training data: \"x\".")
+  err <- expect_input_error(predict(fit, bad), "Missing 1 of 3: \"w\"")
+  expect_match(conditionMessage(err), "Not in the training data: \"x\".", fixed = TRUE)
+  # extra named columns are dropped; missing ones can be set to zero, with a warning that counts them
+  expect_identical(predict(fit, cbind(X[81:100, ], extra = 1)), predict(fit, X[81:100, ]))
+  expect_warning(yz <- predict(fit, X[81:100, c("u", "v")], missing = "zero"), "lacks 1 of the 3",
+                 class = "manifoldOOS_missing_features_warning")
+  expect_identical(yz, predict(fit, cbind(X[81:100, c("u", "v")], w = 0)))
+  expect_input_error(predict(fit, X[81:100, ], missing = "mean"), "missing")
   expect_match(conditionMessage(err), "unname(newdata)", fixed = TRUE)
   expect_input_error(predict(fit, X[81:100, 1:2]), "trained on 3 columns: \"u\", \"v\", \"w\"")
   # oos_map() and the generic rules use the same matching
