@@ -13,12 +13,17 @@
 #' training point in the input space, relative to the training points'
 #' own) flags them.
 #'
-#' **Neighbours.** `space = "embedding"` (default) searches the predicted
-#' coordinates among the training embedding, so the labels follow the
-#' embedding and its out-of-sample rule (`method`); `space = "input"`
-#' searches the input space the fit was made in (after its `pca =` and
-#' `metric =`; for a fit made from distances, the given distances), with the
-#' fit's own neighbour search. Weights: `"uniform"` (one vote per neighbour)
+#' **Neighbours.** `space = "input"` (default) searches the input space the
+#' fit was made in (after its `pca =` and `metric =`; for a fit made from
+#' distances, the given distances), with the fit's own neighbour search;
+#' `space = "embedding"` searches the predicted coordinates among the
+#' training embedding, so the labels follow the embedding and its
+#' out-of-sample rule (`method`). A low-dimensional embedding drawn for the
+#' eye merges neighbourhoods the input space keeps apart: on real
+#' single-cell data (PBMCs of three technologies, see
+#' `vignette("reference-mapping")`) the votes in the reference's 30
+#' principal components were right for 96 % of the query cells, those in a
+#' two-dimensional Laplacian eigenmap for 91 %. Weights: `"uniform"` (one vote per neighbour)
 #' or `"distance"`, \eqn{w_j = \exp(-d_j^2 / (2 d_k^2))} with \eqn{d_k} the
 #' distance of the `k`-th neighbour (nearer neighbours count more; every
 #' weight is at least \eqn{e^{-1/2}} of the largest).
@@ -38,7 +43,7 @@
 #'   row: a vector (factor, character or logical: a label; numeric: a numeric
 #'   annotation) or a data frame of several such columns.
 #' @param k Number of nearest training points that vote.
-#' @param space `"embedding"` or `"input"` (see Details).
+#' @param space `"input"` or `"embedding"` (see Details).
 #' @param method The out-of-sample rule of [predict()] (`NULL`: the fit's
 #'   default).
 #' @param weights `"uniform"` or `"distance"` (see Details).
@@ -71,12 +76,12 @@
 #' mean(tl$label == type[-train], na.rm = TRUE)
 #' # a point unlike the training data is left unassigned
 #' transfer_labels(fit, rbind(c(30, 30, 30)), type[train])[, c("label", "predicted", "novel")]
-transfer_labels <- function(fit, newdata, labels, k = 15, space = c("embedding", "input"),
+transfer_labels <- function(fit, newdata, labels, k = 15, space = c("input", "embedding"),
                             method = NULL, weights = c("uniform", "distance"),
                             novelty_threshold = 1, min_share = 0, X = NULL, ...) {
   if (!inherits(fit, "manifold_fit")) abort_input("fit", "must be a fitted model (a manifold_fit).")
   validate_fit(fit, arg = "fit")
-  space <- check_choice(space, c("embedding", "input"), "space")
+  space <- check_choice(space, c("input", "embedding"), "space")
   weights <- check_choice(weights, c("uniform", "distance"), "weights")
   if (!identical(novelty_threshold, Inf)) {
     novelty_threshold <- check_number(novelty_threshold, "novelty_threshold", lower = 0, lower_open = TRUE)
@@ -84,14 +89,21 @@ transfer_labels <- function(fit, newdata, labels, k = 15, space = c("embedding",
   min_share <- check_number(min_share, "min_share", lower = 0, upper = 1)
   ann <- transfer_annotations(labels, fit$n)
   k <- check_k(k, fit$n)
-  y <- predict(fit, newdata, method = method, ..., X = X, novelty = list(k = min(10L, fit$n - 1L)))
-  score <- attr(y, "novelty")
+  scored <- is.finite(novelty_threshold)
+  if (scored && !is_distance_fit(fit) && is.null(X) && is.null(fit[["X_train"]]) && is.null(fit[["x_train"]])) {
+    abort_input("X", sprintf(paste0("(the training data) is needed for the novelty scores: this %s fit does not ",
+                                    "store it. Pass `X = X_train`, or novelty_threshold = Inf to assign every point."),
+                             fit$method))
+  }
+  y <- predict(fit, newdata, method = method, ..., X = X,
+               novelty = if (scored) list(k = min(10L, fit$n - 1L)) else FALSE)
   m <- nrow(y)
+  score <- if (scored) attr(y, "novelty") else rep(NA_real_, m)
   nb <- if (space == "embedding") {
     knn(unname(embedding(fit)), k, query = unname_matrix(y), method = "exact")
   } else {
     x <- fit_newdata(fit, newdata)
-    Xt <- if (is_distance_fit(fit)) NULL else training_data(fit, X, "space = \"input\"")
+    Xt <- if (is_distance_fit(fit)) NULL else training_data(fit, X, "space = \"input\" (or use space = \"embedding\")")
     fit_knn(fit, Xt, k, query = if (is_distance_fit(fit)) x else unname_matrix(x))
   }
   w <- if (weights == "uniform") {
@@ -101,7 +113,7 @@ transfer_labels <- function(fit, newdata, labels, k = 15, space = c("embedding",
     dk[!(dk > 0)] <- 1
     exp(-(nb$dist / dk)^2 / 2)
   }
-  novel <- !(score <= novelty_threshold)
+  novel <- if (scored) !(score <= novelty_threshold) else rep(FALSE, m)
   out <- list()
   for (a in names(ann)) {
     v <- ann[[a]]

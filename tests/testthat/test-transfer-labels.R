@@ -23,7 +23,7 @@ test_that("the vote equals the majority of the k nearest training points, ties t
   fit <- laplacian_eigenmaps(d$X[d$train, ], ndim = 2, k = 10)
   new <- d$X[-d$train, ]
   for (k in c(4, 15)) {
-    tl <- transfer_labels(fit, new, d$type[d$train], k = k, novelty_threshold = Inf)
+    tl <- transfer_labels(fit, new, d$type[d$train], k = k, space = "embedding", novelty_threshold = Inf)
     y <- predict(fit, new)
     nb <- knn(embedding(fit), k, query = y)
     expect_identical(tl$label_predicted, tl_reference(nb$idx, d$type[d$train]), info = k)
@@ -46,7 +46,7 @@ test_that("numeric annotations are weighted means with their spread", {
   new <- d$X[-d$train, ]
   ann <- data.frame(type = d$type[d$train], t = d$t[d$train], one = 3)
   for (w in c("uniform", "distance")) {
-    tl <- transfer_labels(fit, new, ann, k = 6, weights = w, novelty_threshold = Inf)
+    tl <- transfer_labels(fit, new, ann, k = 6, weights = w, space = "embedding", novelty_threshold = Inf)
     y <- predict(fit, new)
     nb <- knn(embedding(fit), 6, query = y)
     W <- if (w == "uniform") matrix(1, nrow(new), 6) else exp(-(nb$dist / nb$dist[, 6])^2 / 2)
@@ -94,7 +94,8 @@ test_that("transfer_labels() works for other fits and rules, a row alone as in a
       expect_equal(one, tl, ignore_attr = TRUE, info = paste(nm, sp))
     }
   }
-  tl <- transfer_labels(fits$isomap, new, d$type[d$train], method = "goose", X = d$X[d$train, ])
+  tl <- transfer_labels(fits$isomap, new, d$type[d$train], method = "goose", X = d$X[d$train, ],
+                        space = "embedding")
   expect_identical(dim(attr(tl, "embedding")), c(12L, 2L))
   expect_equal(unname(attr(tl, "embedding")),
                unname(predict(fits$isomap, new, method = "goose", X = d$X[d$train, ])))
@@ -118,4 +119,12 @@ test_that("transfer_labels() checks its arguments", {
   err(transfer_labels(fit, new, d$type[d$train], min_share = 2), "min_share")
   err(transfer_labels(fit, new, d$type[d$train], novelty_threshold = -1), "novelty_threshold")
   err(transfer_labels(list(), new, d$type[d$train]), "fit")
+  # a fit that does not keep its training data needs X for the novelty scores and the input space
+  p <- pca(d$X[d$train, ], 2)
+  err(transfer_labels(p, new, d$type[d$train]), "X")
+  err(transfer_labels(p, new, d$type[d$train], novelty_threshold = Inf), "X")
+  tl <- transfer_labels(p, new, d$type[d$train], space = "embedding", novelty_threshold = Inf)
+  expect_true(all(is.na(tl$novelty)) && !any(tl$novel))
+  tx <- transfer_labels(p, new, d$type[d$train], X = d$X[d$train, ])
+  expect_equal(tx$novelty, as.numeric(novelty_scores(p, new, X = d$X[d$train, ])))
 })
