@@ -19,7 +19,9 @@ if (!have("hdf5r") || !have("data.table")) {
   set.seed(1)
   make_rows <- function(m) {
     r <- swiss_roll(m, seed = sample.int(1e6, 1))$x
-    cbind(r, matrix(stats::rnorm(m * (p - 3), sd = 0.3), m))
+    x <- unname(cbind(r, matrix(stats::rnorm(m * (p - 3), sd = 0.3), m)))
+    colnames(x) <- paste0("V", seq_len(p))  # the CSV header; the HDF5 dataset is matched by position
+    x
   }
   fit <- pca(make_rows(5000), ndim = 2)
   saveRDS(fit, file.path(work, "fit.rds"))

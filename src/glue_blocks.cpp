@@ -265,6 +265,20 @@ manifoldOOS::connect_rule parse_connect_rule(const std::string& rule) {
   throw manifoldOOS::input_error("unknown connect rule '" + rule + "'.");
 }
 
+// Radius lists as an R list: ptr (0-based offsets), idx (1-based), dist.
+Rcpp::List radius_to_list(const manifoldOOS::radius_lists& r) {
+  if (r.ptr.back() > static_cast<std::int64_t>(INT_MAX)) {
+    throw manifoldOOS::input_error(
+        "`eps` gives more than 2^31 - 1 neighbour pairs; choose a smaller radius.");
+  }
+  Rcpp::IntegerVector ptr(r.ptr.size());
+  for (std::size_t i = 0; i < r.ptr.size(); ++i) ptr[i] = static_cast<int>(r.ptr[i]);
+  const Rcpp::IntegerVector idx = mo_index1(r.idx);
+  Rcpp::NumericVector dist(r.dist.begin(), r.dist.end());
+  return Rcpp::List::create(Rcpp::Named("ptr") = ptr, Rcpp::Named("idx") = idx,
+                            Rcpp::Named("dist") = dist);
+}
+
 // Added edges as an R list (1-based i < j, length).
 Rcpp::List edges_to_list(const std::vector<manifoldOOS::added_edge>& e) {
   Rcpp::IntegerVector i(e.size()), j(e.size());
@@ -552,18 +566,9 @@ Rcpp::List mo_radius(const Rcpp::NumericMatrix& X, SEXP query, double eps,
     const std::size_t n = X.nrow(), p = X.ncol();
     std::size_t m = n;
     const double* Q = query_pointer(query, p, m);
-    manifoldOOS::radius_lists r = manifoldOOS::radius_search_raw(
+    const manifoldOOS::radius_lists r = manifoldOOS::radius_search_raw(
         X.begin(), n, p, Q, m, eps, parse_algorithm(algorithm), n_threads);
-    if (r.ptr.back() > static_cast<std::int64_t>(INT_MAX)) {
-      throw manifoldOOS::input_error(
-          "`eps` gives more than 2^31 - 1 neighbour pairs; choose a smaller radius.");
-    }
-    Rcpp::IntegerVector ptr(r.ptr.size());
-    for (std::size_t i = 0; i < r.ptr.size(); ++i) ptr[i] = static_cast<int>(r.ptr[i]);
-    const Rcpp::IntegerVector idx = mo_index1(r.idx);
-    Rcpp::NumericVector dist(r.dist.begin(), r.dist.end());
-    return Rcpp::List::create(Rcpp::Named("ptr") = ptr, Rcpp::Named("idx") = idx,
-                              Rcpp::Named("dist") = dist);
+    return radius_to_list(r);
   }
   MO_CATCH
 }
@@ -590,18 +595,9 @@ Rcpp::List mo_knn_distances(const Rcpp::NumericMatrix& Dq, int k, bool self, int
 // [[Rcpp::export(.mo_radius_distances)]]
 Rcpp::List mo_radius_distances(const Rcpp::NumericMatrix& Dq, double eps, bool self) {
   MO_TRY {
-    manifoldOOS::radius_lists r =
+    const manifoldOOS::radius_lists r =
         manifoldOOS::radius_from_distances_raw(Dq.begin(), Dq.nrow(), Dq.ncol(), eps, self);
-    if (r.ptr.back() > static_cast<std::int64_t>(INT_MAX)) {
-      throw manifoldOOS::input_error(
-          "`eps` gives more than 2^31 - 1 neighbour pairs; choose a smaller radius.");
-    }
-    Rcpp::IntegerVector ptr(r.ptr.size());
-    for (std::size_t i = 0; i < r.ptr.size(); ++i) ptr[i] = static_cast<int>(r.ptr[i]);
-    const Rcpp::IntegerVector idx = mo_index1(r.idx);
-    Rcpp::NumericVector dist(r.dist.begin(), r.dist.end());
-    return Rcpp::List::create(Rcpp::Named("ptr") = ptr, Rcpp::Named("idx") = idx,
-                              Rcpp::Named("dist") = dist);
+    return radius_to_list(r);
   }
   MO_CATCH
 }

@@ -101,8 +101,16 @@ dots_fixtures <- local({
       autoplot.manifold_fit = function(...) ggplot2::autoplot(fits$pca, ...),
       autoplot.manifold_plml = function(...) ggplot2::autoplot(fits$plml, what = "models", ...),
       autoplot.manifold_sosi = function(...) ggplot2::autoplot(fits$sosi, what = "rounds", ...),
-      fortify.manifold_fit = function(...) ggplot2::fortify(fits$pca, ...)
+      fortify.manifold_fit = function(...) ggplot2::fortify(fits$pca, ...),
+      transfer_labels = function(...) transfer_labels(fits$isomap, Xn, lab[1:120], ...)
     )
+    if (requireNamespace("SingleCellExperiment", quietly = TRUE)) {
+      sce <- SingleCellExperiment::SingleCellExperiment(
+        list(logcounts = `dimnames<-`(t(Xn), list(NULL, paste0("c", 1:30)))))
+      fx$add_embedding <- function(...) add_embedding(sce, fits$isomap, ...)
+    } else {
+      dots_exempt[["add_embedding"]] <<- "needs SingleCellExperiment, not installed"
+    }
     if (requireNamespace("recipes", quietly = TRUE)) {
       df <- data.frame(X, t = r$color[1:120])
       rec <- step_manifold(recipes::recipe(t ~ ., data = df), recipes::all_predictors(),
