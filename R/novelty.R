@@ -52,12 +52,12 @@
 #' attr(y, "novelty")
 novelty_scores <- function(fit, newdata, X = NULL, k = 10, quantile = 0.99) {
   if (!inherits(fit, "manifold_fit")) abort_input("fit", "must be a fitted model (a manifold_fit).")
-  novelty_rows(fit, fit_newdata(fit, newdata), X = X, k = k, quantile = quantile)
+  novelty_fitted(fit, fit_newdata(fit, newdata), X = X, k = k, quantile = quantile)
 }
 
-# The scores of rows `x` already checked and mapped into the space the fit
-# was made in (by fit_newdata(): after its PCA step and metric, if any).
-novelty_rows <- function(fit, x, X = NULL, k = 10, quantile = 0.99) {
+# The scores of rows already read into the space the fit was made in (by
+# fit_newdata(): after its PCA step and metric).
+novelty_fitted <- function(fit, x, X = NULL, k = 10, quantile = 0.99) {
   Xt <- training_data(fit, X, "novelty scores")
   n <- nrow(Xt)
   k <- if (is.null(k)) min(10L, n - 1L) else check_k(k, n, "k")
@@ -88,6 +88,6 @@ predict_novelty <- function(object, x, novelty, X = NULL) {
     abort_input("novelty", "must be TRUE, FALSE or a list of arguments of novelty_scores() (k, quantile, X).")
   }
   if (is.null(args$X)) args$X <- X
-  # x has been through fit_newdata() already: mapped once, not twice
-  do.call(novelty_rows, c(list(fit = object, x = x), args))
+  # x is already in the fitted space
+  do.call(novelty_fitted, c(list(fit = object, x = x), args))
 }
