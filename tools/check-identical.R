@@ -3,8 +3,9 @@
 #   Rscript tools/check-identical.R save    FILE   # with the old build installed
 #   Rscript tools/check-identical.R compare FILE   # with the new build installed
 #
-# Fits every fitting function on fixed data, predicts held-out rows with
-# every native rule and every generic rule, and runs the other numerical
+# Fits every entry of the fit registry of the tests
+# (tests/testthat/helper-fit-registry.R) on fixed data, predicts held-out
+# rows with every native rule and every generic rule, and runs the other numerical
 # exports (kNN, graphs, geodesics, quality measures, sparse codes). `save`
 # writes the results; `compare` recomputes them and reports every entry that
 # is not identical() to the saved one. Exits non-zero on any difference.
@@ -26,38 +27,19 @@ Zn <- matrix(rnorm(40 * 12), 40, 12)
 
 run <- function(expr) tryCatch(expr, error = function(e) paste("error:", conditionMessage(e)))
 
-fits <- list(
-  pca = function() pca(X, 2),
-  kpca = function() kpca(X, 2),
-  kpca_poly = function() kpca(X, 2, kernel = "polynomial", degree = 2),
-  mds = function() mds(X, 2),
-  isomap = function() isomap(X, 2, k = 8),
-  isomap_lm = function() isomap(X, 2, k = 8, landmarks = 40),
-  lle = function() lle(X, 2, k = 8),
-  le = function() laplacian_eigenmaps(X, 2, k = 8),
-  ltsa = function() ltsa(X, 2, k = 8),
-  lpp = function() lpp(X, 2, k = 6),
-  olpp = function() olpp(X, 2, k = 6),
-  npe = function() npe(X, 2, k = 8),
-  onpp = function() onpp(X, 2, k = 8),
-  klpp = function() klpp(X, 2, k = 6),
-  sr = function() spectral_regression(X, 2, k = 6),
-  sr_kernel = function() spectral_regression(X, 2, k = 6, kernel = "rbf"),
-  lgrm = function() lgrm(X, 2, k = 8, sigma = 10),
-  lgrm_lm = function() lgrm(X, 2, k = 8, sigma = 10, landmarks = 60),
-  plml = function() plml(X, 2, k = 8, seed = 1),
-  plml_ihm = function() plml(X, 2, k = 8, seed = 1, variant = "ihm"),
-  nppe = function() nppe(X, 2, k = 8),
-  sle = function() supervised_le(X, lab, ndim = 2),
-  fisher = function() fisher_embedding(X, lab, ndim = 2),
-  ke_lle = function() ke_lle(X, 2, k = 8),
-  sosi = function() sosi(supervised_le(X[1:150, ], lab[1:150], ndim = 2), X_unlabeled = X[151:300, ])
-)
+# every entry of the test suite's fit registry (one per kind of fit, and
+# oos_map() with each rule), fitted on these data
+source(file.path("tests", "testthat", "helper-fit-registry.R"), local = TRUE)
+reg_data <- list(train = X, lab_train = lab, unlabeled = Xn[1:50, ])
 
 out <- list()
-for (nm in names(fits)) {
-  fit <- run(fits[[nm]]())
+for (nm in names(fit_registry)) {
+  fit <- run(registry_fit(nm, reg_data))
   if (is.character(fit)) { out[[nm]] <- fit; next }
+  if (inherits(fit, "manifold_oos_map")) {
+    out[[paste0(nm, "/predict")]] <- run(predict(fit, Xn))
+    next
+  }
   out[[paste0(nm, "/embedding")]] <- embedding(fit)
   for (rule in fit$oos$available) {
     out[[paste0(nm, "/", rule)]] <- run(predict(fit, Xn, method = rule))

@@ -19,3 +19,21 @@ expect_predict_contract <- function(fit, newdata, tol = 0, ...) {
   expect_identical(predict(readRDS(f), newdata, ...), batch)
   invisible(batch)
 }
+
+# A temporary folder, removed when the calling test ends, holding `rows`
+# written to in.csv: list(dir, input, output) with output the path of an
+# out.csv not yet written. Skips without data.table (predict_file() needs it).
+local_csv_files <- function(rows, env = parent.frame()) {
+  skip_if_not_installed("data.table")
+  dir <- withr::local_tempdir(.local_envir = env)
+  input <- file.path(dir, "in.csv")
+  utils::write.csv(rows, input, row.names = FALSE)
+  list(dir = dir, input = input, output = file.path(dir, "out.csv"))
+}
+
+# Run `code` under a future plan, restoring the previous plan afterwards.
+with_plan <- function(strategy, code, ...) {
+  old <- future::plan(strategy, ...)
+  on.exit(future::plan(old), add = TRUE)
+  force(code)
+}

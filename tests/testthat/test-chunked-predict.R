@@ -1,40 +1,10 @@
-# predict(..., chunk_size) is identical to one call for every fit class and
-# every rule (native and generic), attributes and row names included.
+# predict(..., chunk_size): the cases the contract (test-contract.R, which
+# checks chunked == one call for every registry entry and rule) does not
+# reach: per-row attributes across chunks, fallbacks of a map, novelty,
+# reordered data-frame columns, bad arguments.
 
-d <- scale_data()
-fits <- scale_fits(d)
-
-test_that("the fit list covers every exported fitting function", {
-  exported <- getNamespaceExports("manifoldOOS")
-  fitters <- c("pca", "kpca", "mds", "isomap", "lle", "laplacian_eigenmaps", "ltsa", "lpp", "olpp",
-               "npe", "onpp", "klpp", "spectral_regression", "lgrm", "plml", "nppe",
-               "supervised_le", "fisher_embedding", "ke_lle", "sosi", "diffusion_map")
-  expect_true(all(fitters %in% exported))
-  classes <- vapply(fits, function(f) class(f)[1L], "")
-  expect_true(all(vapply(fits, inherits, NA, "manifold_fit")))
-  # every class that has a predict_native method appears
-  natives <- sub("^predict_native\\.", "", as.character(utils::methods("predict_native")))
-  natives <- setdiff(natives, "default")
-  expect_true(all(natives %in% unlist(lapply(fits, class))),
-              info = paste(setdiff(natives, unlist(lapply(fits, class))), collapse = ", "))
-})
-
-test_that("chunked predict == one call (identical) for every fit and every rule", {
-  checked <- 0L
-  for (nm in names(fits)) {
-    fit <- fits[[nm]]
-    for (rule in unique(c(fit$oos$available, scale_generic_rules))) {
-      one <- suppressWarnings(predict(fit, d$new, method = rule, X = d$train))
-      expect_identical(rownames(one), rownames(d$new))
-      for (cs in c(1L, 3L, 7L, nrow(d$new), 1000L)) {
-        ch <- suppressWarnings(predict(fit, d$new, method = rule, X = d$train, chunk_size = cs))
-        expect_identical(ch, one, info = sprintf("%s / %s / chunk_size = %d", nm, rule, cs))
-      }
-      checked <- checked + 1L
-    }
-  }
-  expect_gte(checked, length(fits) * length(scale_generic_rules))
-})
+d <- registry_data()
+fits <- registry_fits(d, names = c("pca", "isomap", "lle", "lgrm", "sosi"))
 
 test_that("per-row attributes are combined across chunks", {
   # snapped (LLE): rows equal to training points snap; the flag follows its row
@@ -53,13 +23,6 @@ test_that("per-row attributes are combined across chunks", {
 
 test_that("oos_map predict: chunked == one call with fallback and certified attributes", {
   Y <- embedding(fits$isomap)
-  for (rule in scale_generic_rules) {
-    map <- suppressWarnings(oos_map(d$train, Y, method = rule))
-    one <- predict(map, d$new)
-    for (cs in c(1L, 4L, 9L)) {
-      expect_identical(predict(map, d$new, chunk_size = cs), one, info = sprintf("%s / %d", rule, cs))
-    }
-  }
   # sparse rule: a zero row is coded by the error part only -> fallback
   map <- oos_map(d$train, Y, method = "sparse", normalize = FALSE)
   x <- rbind(d$new[1:3, ], zero = c(a = 0, b = 0, c = 0), d$new[4:6, ])

@@ -4,11 +4,11 @@
 # and predict_file() must either return finite numbers or stop with a
 # manifoldOOS_error; never an unclassed error, a crash or a silent NaN.
 
-d <- scale_data()
-fits <- scale_fits(d)
-maps <- suppressWarnings(lapply(stats::setNames(nm = c("goose", "sparse", "lvm", "reconstruction",
-                                                       "linear", "rbf", "krr")),
-                                function(m) oos_map(d$train, embedding(fits$isomap), method = m)))
+d <- registry_data()
+fits <- registry_fits(d, maps = FALSE)
+# the oos_map entries, named by their rule
+maps <- registry_fits(d, names = paste0("oos_map_", oos_map_methods))
+names(maps) <- oos_map_methods
 
 # The damaged versions of one model: list(label = object).
 corrupt_variants <- function(obj) {
@@ -167,18 +167,14 @@ test_that("the model error names the component and the argument", {
 })
 
 test_that("predict_file() checks the model before it writes anything", {
-  skip_if_not_installed("data.table")
-  dir <- withr::local_tempdir()
-  input <- file.path(dir, "in.csv")
-  output <- file.path(dir, "out.csv")
-  utils::write.csv(d$new, input, row.names = FALSE)
+  io <- local_csv_files(d$new)
   f <- fits$lle
   f$k <- "a"
-  e <- tryCatch(predict_file(f, input, output), error = function(e) e)
+  e <- tryCatch(predict_file(f, io$input, io$output), error = function(e) e)
   expect_s3_class(e, "manifoldOOS_model_error")
   expect_identical(e$arg, "fit")
   expect_identical(e$component, "k")
-  expect_false(file.exists(output))
+  expect_false(file.exists(io$output))
 })
 
 test_that("the parallel path checks the model on the worker", {

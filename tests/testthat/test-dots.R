@@ -28,15 +28,9 @@ dots_fixtures <- local({
     X <- r$x[1:120, ]
     Xn <- r$x[121:150, ]
     lab <- ifelse(r$color > stats::median(r$color), "a", "b")
-    sup <- supervised_le(X, lab[1:120], ndim = 2)
-    fits <- list(
-      pca = pca(X, 2), isomap = isomap(X, 2, k = 8), ke_lle = ke_lle(X, 2, k = 8),
-      kpca = kpca(X, 2), le = laplacian_eigenmaps(X, 2, k = 8),
-      lgrm = lgrm(X, 2, k = 8, sigma = 10), lpp = lpp(X, 2, k = 8), lle = lle(X, 2, k = 8),
-      ltsa = ltsa(X, 2, k = 8), mds = mds(X, 2), nppe = nppe(X, 2, k = 8),
-      plml = plml(X, k = 8, seed = 1), sr_linear = spectral_regression(X, 2, k = 8),
-      sr_kernel = spectral_regression(X, 2, k = 8, kernel = "rbf"), supervised = sup,
-      sosi = sosi(sup, X_unlabeled = Xn, n_iter = 2), diffusion = diffusion_map(X, 2))
+    # the fits of the registry (helper-fit-registry.R) on these data
+    fits <- registry_fits(list(train = X, lab_train = lab[1:120], unlabeled = Xn), maps = FALSE)
+    sup <- fits$supervised_le
     map <- oos_map(X, embedding(fits$pca), method = "linear")
     imgs <- list(x = matrix(stats::runif(20 * 12), 20), labels = 1:20, image_dim = c(3, 4),
                  pixel_order = "column", name = "noise")
@@ -58,7 +52,7 @@ dots_fixtures <- local({
       predict_native.manifold_isomap = native("isomap", "triangulation"),
       predict_native.manifold_ke_lle = native("ke_lle", "ke"),
       predict_native.manifold_kpca = native("kpca", "exact"),
-      predict_native.manifold_le = native("le", "nystrom"),
+      predict_native.manifold_le = native("laplacian_eigenmaps", "nystrom"),
       predict_native.manifold_lgrm = native("lgrm", "regression"),
       predict_native.manifold_linear = native("lpp", "exact"),
       predict_native.manifold_lle = native("lle", "reconstruction"),
@@ -68,10 +62,10 @@ dots_fixtures <- local({
       predict_native.manifold_pca = native("pca", "exact"),
       predict_native.manifold_plml = native("plml", "goose"),
       predict_native.manifold_sosi = native("sosi", "sosi"),
-      predict_native.manifold_sr_kernel = native("sr_kernel", "exact"),
-      predict_native.manifold_sr_linear = native("sr_linear", "exact"),
-      predict_native.manifold_supervised = native("supervised", "nystrom"),
-      predict_native.manifold_diffusion = native("diffusion", "nystrom"),
+      predict_native.manifold_sr_kernel = native("spectral_regression_kernel", "exact"),
+      predict_native.manifold_sr_linear = native("spectral_regression", "exact"),
+      predict_native.manifold_supervised = native("supervised_le", "nystrom"),
+      predict_native.manifold_diffusion = native("diffusion_map", "nystrom"),
       reconstruct = function(...) reconstruct(fits$pca, embedding(fits$pca)[1:3, ], ...),
       reconstruct.manifold_fit = function(...) reconstruct(fits$isomap, embedding(fits$isomap)[1:3, ], ...),
       reconstruct.default = function(...) reconstruct(1:3, matrix(0, 1, 2), ...),

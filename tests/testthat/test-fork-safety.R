@@ -66,38 +66,36 @@ test_that("forked workers after a threaded fit do not hang (child R process, tim
   expect_type(res, "list")
 })
 
-test_that("mclapply(): fits and predictions in forked children equal the serial ones", {
-  skip_if(is.null(res))
-  expect_length(res$mclapply, 5L)
-  for (i in seq_along(res$mclapply)) {
+# The results of the forked children (one per fit, in the order of
+# res$serial) equal the parent's predictions and refits; with `threads` the
+# children also ran single-threaded.
+expect_children_serial <- function(children, threads = FALSE) {
+  for (i in seq_along(children)) {
     nm <- names(res$serial)[i]
-    r <- res$mclapply[[i]]
+    r <- children[[i]]
     expect_false(inherits(r, "try-error"), info = nm)
     expect_identical(r$pred, res$serial[[nm]], info = nm)
     expect_identical(r$refit, res$fits_embedding[[nm]], info = nm)
-    # the children ran single-threaded
-    expect_identical(r$threads, 1L, info = nm)
+    if (threads) expect_identical(r$threads, 1L, info = nm)
   }
+}
+
+test_that("mclapply(): fits and predictions in forked children equal the serial ones", {
+  skip_if(is.null(res))
+  expect_length(res$mclapply, 5L)
+  expect_children_serial(res$mclapply, threads = TRUE)
 })
 
 test_that("future_lapply() under plan(multicore): equal to the serial results", {
   skip_if(is.null(res))
   skip_if(is.null(res$future), "future multicore not available")
-  for (i in seq_along(res$future)) {
-    nm <- names(res$serial)[i]
-    expect_identical(res$future[[i]]$pred, res$serial[[nm]], info = nm)
-    expect_identical(res$future[[i]]$refit, res$fits_embedding[[nm]], info = nm)
-  }
+  expect_children_serial(res$future)
 })
 
 test_that("foreach + doParallel (forked): equal to the serial results", {
   skip_if(is.null(res))
   skip_if(is.null(res$foreach), "foreach / doParallel not installed")
-  for (i in seq_along(res$foreach)) {
-    nm <- names(res$serial)[i]
-    expect_identical(res$foreach[[i]]$pred, res$serial[[nm]], info = nm)
-    expect_identical(res$foreach[[i]]$refit, res$fits_embedding[[nm]], info = nm)
-  }
+  expect_children_serial(res$foreach)
 })
 
 test_that("options(manifoldOOS.fork_threads) lets a forked child use more threads", {

@@ -1,7 +1,7 @@
 # Fuzz every export with malformed inputs (see helper-fuzz.R): each call must
 # either succeed or raise a classed manifoldOOS condition naming an argument.
-# Also: saveRDS()/readRDS() round trips and batch == row-by-row predictions
-# for every fitting function and every out-of-sample rule it offers.
+# (The predict contract of every fit and rule, with saveRDS() round trips and
+# batch == row-by-row predictions, is test-contract.R.)
 
 set.seed(20261121)
 fz_X <- swiss_roll(40, seed = 3)$x
@@ -11,82 +11,60 @@ fz_lab <- rep(c("u", "v"), each = 20)
 fz_sle <- supervised_le(fz_X[c(1:15, 21:35), ], fz_lab[c(1:15, 21:35)], ndim = 2)
 fz_g <- neighbor_graph(fz_X, k = 6, on_disconnected = "connect")
 
-# Fitting functions: valid arguments and the role of each fuzzed argument.
-fz_fits <- list(
-  pca = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", scale = "flag")),
-  kpca = list(args = list(X = fz_X, ndim = 2),
-              roles = list(X = "data", ndim = "int", kernel = "choice", sigma = "num", degree = "int",
-                           verbose = "flag")),
-  mds = list(args = list(X = fz_X, ndim = 2), roles = list(X = "data", ndim = "int", eigen_solver = "choice", verbose = "flag")),
-  isomap = list(args = list(X = fz_X, ndim = 2, k = 8),
-                roles = list(X = "data", ndim = "int", k = "int", landmarks = "int",
-                             normalize = "flag", on_disconnected = "choice", verbose = "flag")),
-  lle = list(args = list(X = fz_X, ndim = 2, k = 8),
-             roles = list(X = "data", ndim = "int", k = "int", reg = "num", eigen_solver = "choice",
-                          variant = "choice", verbose = "flag")),
-  lle_modified = list(fun = function(...) lle(..., variant = "modified"),
-                      args = list(X = fz_X, ndim = 2, k = 8),
-                      roles = list(X = "data", ndim = "int", k = "int", reg = "num",
-                                   eigen_solver = "choice", scaling = "choice")),
-  lle_hessian = list(fun = function(...) lle(..., variant = "hessian"),
-                     args = list(X = fz_X, ndim = 2, k = 8),
-                     roles = list(X = "data", ndim = "int", k = "int", eigen_solver = "choice")),
-  diffusion_map = list(args = list(X = fz_X, ndim = 2),
-                       roles = list(X = "data", ndim = "int", alpha = "num", t = "num", bandwidth = "num",
-                                    k = "int", kernel = "choice", kernel_k = "int", verbose = "flag")),
-  diffusion_map_knn = list(fun = function(...) diffusion_map(..., kernel = "knn"),
-                           args = list(X = fz_X, ndim = 2, kernel_k = 10),
-                           roles = list(X = "data", ndim = "int", bandwidth = "num", k = "int",
-                                        kernel_k = "int")),
-  laplacian_eigenmaps = list(args = list(X = fz_X, ndim = 2, k = 8),
-                             roles = list(X = "data", ndim = "int", k = "int", graph = "choice",
-                                          bandwidth = "num", weights = "choice", verbose = "flag")),
-  ltsa = list(args = list(X = fz_X, ndim = 2, k = 8),
-              roles = list(X = "data", ndim = "int", k = "int", include_self = "flag", reg = "num",
-                           verbose = "flag")),
-  lpp = list(args = list(X = fz_X, ndim = 2, k = 6),
-             roles = list(X = "data", ndim = "int", k = "int", weights = "choice", sigma = "num",
-                          pca = "flag", regularize = "num", verbose = "flag")),
-  olpp = list(args = list(X = fz_X, ndim = 2, k = 6),
-              roles = list(X = "data", ndim = "int", k = "int", type = "choice", min_beta = "num",
-                           verbose = "flag")),
-  npe = list(args = list(X = fz_X, ndim = 2, k = 8),
-             roles = list(X = "data", ndim = "int", k = "int", reg = "num", pca = "flag", verbose = "flag")),
-  onpp = list(args = list(X = fz_X, ndim = 2, k = 8),
-              roles = list(X = "data", ndim = "int", k = "int", reg = "num", verbose = "flag")),
-  klpp = list(args = list(X = fz_X, ndim = 2, k = 6),
-              roles = list(X = "data", ndim = "int", k = "int", kernel = "choice", ridge = "num",
-                           verbose = "flag")),
-  spectral_regression = list(args = list(X = fz_X, ndim = 2, k = 6),
-                             roles = list(X = "data", ndim = "int", k = "int", kernel = "choice",
-                                          alpha = "num", verbose = "flag")),
-  lgrm = list(args = list(X = fz_X, ndim = 2, k = 8),
-              roles = list(X = "data", ndim = "int", k = "int", p = "int", gamma = "num", mu = "num",
+# Fitting functions: the entries of the fit registry (helper-fit-registry.R)
+# on the fuzz data, and the role of each fuzzed argument.
+fz_roles <- list(
+  pca = list(X = "data", ndim = "int", scale = "flag"),
+  kpca = list(X = "data", ndim = "int", kernel = "choice", sigma = "num", degree = "int",
+                           verbose = "flag"),
+  mds = list(X = "data", ndim = "int", eigen_solver = "choice", verbose = "flag"),
+  isomap = list(X = "data", ndim = "int", k = "int", landmarks = "int",
+                             normalize = "flag", on_disconnected = "choice", verbose = "flag"),
+  lle = list(X = "data", ndim = "int", k = "int", reg = "num", eigen_solver = "choice",
+                          variant = "choice", verbose = "flag"),
+  lle_modified = list(X = "data", ndim = "int", k = "int", reg = "num",
+                                   eigen_solver = "choice", scaling = "choice"),
+  lle_hessian = list(X = "data", ndim = "int", k = "int", eigen_solver = "choice"),
+  diffusion_map = list(X = "data", ndim = "int", alpha = "num", t = "num", bandwidth = "num",
+                                    k = "int", kernel = "choice", kernel_k = "int", verbose = "flag"),
+  diffusion_map_knn = list(X = "data", ndim = "int", bandwidth = "num", k = "int",
+                                        kernel_k = "int"),
+  laplacian_eigenmaps = list(X = "data", ndim = "int", k = "int", graph = "choice",
+                                          bandwidth = "num", weights = "choice", verbose = "flag"),
+  ltsa = list(X = "data", ndim = "int", k = "int", include_self = "flag", reg = "num",
+                           verbose = "flag"),
+  lpp = list(X = "data", ndim = "int", k = "int", weights = "choice", sigma = "num",
+                          pca = "flag", regularize = "num", verbose = "flag"),
+  olpp = list(X = "data", ndim = "int", k = "int", type = "choice", min_beta = "num",
+                           verbose = "flag"),
+  npe = list(X = "data", ndim = "int", k = "int", reg = "num", pca = "flag", verbose = "flag"),
+  onpp = list(X = "data", ndim = "int", k = "int", reg = "num", verbose = "flag"),
+  klpp = list(X = "data", ndim = "int", k = "int", kernel = "choice", ridge = "num",
+                           verbose = "flag"),
+  spectral_regression = list(X = "data", ndim = "int", k = "int", kernel = "choice",
+                                          alpha = "num", verbose = "flag"),
+  lgrm = list(X = "data", ndim = "int", k = "int", p = "int", gamma = "num", mu = "num",
                            kernel = "choice", sigma = "num", local = "choice", landmarks = "int",
-                           degree = "int", eigen_solver = "choice", verbose = "flag")),
-  plml = list(args = list(X = fz_X, ndim = 2, k = 8, seed = 1),
-              roles = list(X = "data", ndim = "int", k = "int", variant = "choice", cluster = "choice",
+                           degree = "int", eigen_solver = "choice", verbose = "flag"),
+  plml = list(X = "data", ndim = "int", k = "int", variant = "choice", cluster = "choice",
                            root = "int", seed = "int", h = "int", n_start = "int", max_iter = "int",
-                           n_candidates = "int", goose_k = "int", path = "choice", verbose = "flag")),
-  nppe = list(args = list(X = fz_X, ndim = 2, k = 8),
-              roles = list(X = "data", ndim = "int", k = "int", degree = "int", basis = "choice",
+                           n_candidates = "int", goose_k = "int", path = "choice", verbose = "flag"),
+  nppe = list(X = "data", ndim = "int", k = "int", degree = "int", basis = "choice",
                            ridge = "num", reg = "num", center = "flag", scale = "choice",
-                           n_threads = "threads", verbose = "flag")),
-  supervised_le = list(args = list(X = fz_X, labels = fz_lab, ndim = 2),
-                       roles = list(X = "data", labels = "labels", ndim = "int", mu = "num",
-                                    beta = "num", graph = "choice", k_within = "int", verbose = "flag")),
-  fisher_embedding = list(args = list(X = fz_X, labels = fz_lab, ndim = 2),
-                          roles = list(X = "data", labels = "labels", ndim = "int", eps = "num",
-                                       wb = "choice", k_between = "int", verbose = "flag")),
-  ke_lle = list(args = list(X = fz_X, ndim = 2, k = 8),
-                roles = list(X = "data", ndim = "int", k = "int", reg = "num", lambda = "num",
-                             sigma = "num", eigen_solver = "choice", verbose = "flag"))
+                           n_threads = "threads", verbose = "flag"),
+  supervised_le = list(X = "data", labels = "labels", ndim = "int", mu = "num",
+                                    beta = "num", graph = "choice", k_within = "int", verbose = "flag"),
+  fisher_embedding = list(X = "data", labels = "labels", ndim = "int", eps = "num",
+                                       wb = "choice", k_between = "int", verbose = "flag"),
+  ke_lle = list(X = "data", ndim = "int", k = "int", reg = "num", lambda = "num",
+                             sigma = "num", eigen_solver = "choice", verbose = "flag")
 )
+fz_fits <- lapply(stats::setNames(nm = names(fz_roles)), function(nm) {
+  list(fun = fit_registry[[nm]]$fun, args = registry_args(nm, fz_X, fz_lab), roles = fz_roles[[nm]])
+})
 
-# The fitting function of an entry: its `fun` (a variant of an export), else the export `nm`.
-fz_fit_fun <- function(nm) {
-  if (is.null(fz_fits[[nm]]$fun)) getExportedValue("manifoldOOS", nm) else fz_fits[[nm]]$fun
-}
+# The fitting function of an entry.
+fz_fit_fun <- function(nm) fz_fits[[nm]]$fun
 
 # Other exports.
 fz_other <- list(
@@ -247,38 +225,6 @@ test_that("fuzzing every export: no unclassed error, no hang (>= 1000 calls)", {
          paste0("unclassed errors or hangs:\n",
                 paste(sprintf("%s(%s = <%s>): %s", defects$fun, defects$arg, defects$case,
                               substr(defects$message, 1, 120)), collapse = "\n")))
-})
-
-test_that("every fit and every out-of-sample rule: batch == row-by-row, saveRDS round trip identical", {
-  train <- fz_X[c(1:15, 21:35), ]   # both classes of fz_lab
-  new <- fz_X[c(16:20, 36:40), ]
-  generic <- c("goose", "lvm", "reconstruction", "linear", "rbf", "krr", "sparse")
-  checked <- 0L
-  for (nm in names(fz_fits)) {
-    args <- fz_fits[[nm]]$args
-    args$X <- train
-    if (!is.null(args$labels)) args$labels <- args$labels[c(1:15, 21:35)]
-    fit <- suppressWarnings(do.call(fz_fit_fun(nm), args))
-    path <- tempfile(fileext = ".rds")
-    saveRDS(fit, path)
-    fit2 <- readRDS(path)
-    unlink(path)
-    rules <- unique(c(fit$oos$available, generic))
-    for (rule in rules) {
-      extra <- if (rule %in% fit$oos$available) list() else list(X = train)
-      batch <- do.call(predict, c(list(fit, new, method = rule), extra))
-      rows <- do.call(rbind, lapply(seq_len(nrow(new)), function(i)
-        do.call(predict, c(list(fit, new[i, , drop = FALSE], method = rule), extra))))
-      # values only: native rules may attach diagnostics (e.g. which rows snapped)
-      expect_equal(matrix(rows, nrow(rows)), matrix(batch, nrow(batch)), tolerance = 1e-10,
-                   info = sprintf("%s / %s: batch vs row-by-row", nm, rule))
-      again <- do.call(predict, c(list(fit2, new, method = rule), extra))
-      expect_identical(again, batch, info = sprintf("%s / %s: after readRDS", nm, rule))
-      expect_equal(dim(batch), c(nrow(new), fit$ndim))
-      checked <- checked + 1L
-    }
-  }
-  expect_gte(checked, length(fz_fits) * length(generic))
 })
 
 test_that("every export is fuzzed above or deliberately exempt, so a new export cannot be missed", {

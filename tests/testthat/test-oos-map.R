@@ -231,30 +231,8 @@ test_that("reconstruction weights reproduce affine maps of flat data", {
   expect_equal(unname(predict(mp, fd$X[151:200, ])), Y[151:200, ], tolerance = 1e-6)
 })
 
-test_that("batch predictions equal row-by-row predictions for every map", {
-  roll <- swiss_roll(250, seed = 13)
-  Y <- roll$truth
-  new <- roll$x[1:40, ] + 0.05
-  for (m in manifoldOOS:::oos_map_methods) {
-    mp <- oos_map(roll$x[41:250, ], Y[41:250, ], method = m)
-    all_rows <- predict(mp, new)
-    for (i in c(1, 17, 40)) {
-      expect_identical(predict(mp, new[i, , drop = FALSE])[1, ], all_rows[i, ], info = m)
-    }
-  }
-})
-
-test_that("maps survive saveRDS/readRDS with identical predictions", {
-  roll <- swiss_roll(200, seed = 14)
-  new <- roll$x[1:10, ] + 0.1
-  f <- tempfile(fileext = ".rds")
-  on.exit(unlink(f))
-  for (m in manifoldOOS:::oos_map_methods) {
-    mp <- oos_map(roll$x[11:200, ], roll$truth[11:200, ], method = m)
-    saveRDS(mp, f)
-    expect_identical(predict(readRDS(f), new), predict(mp, new), info = m)
-  }
-})
+# Batch == row by row, the saveRDS() round trip and chunks of every rule's
+# map: test-contract.R (the oos_map entries of the fit registry).
 
 test_that("oos_map rejects bad input with classed errors naming the argument", {
   roll <- swiss_roll(100, seed = 15)

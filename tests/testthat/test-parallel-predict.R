@@ -4,9 +4,9 @@
 skip_if_not_installed("future")
 skip_if_not_installed("future.apply")
 
-d <- scale_data()
-fits <- scale_fits(d)
-sel <- c("isomap", "lle", "le", "ltsa", "lgrm", "nppe", "plml", "kpca", "sosi")
+d <- registry_data()
+sel <- c("isomap", "lle", "laplacian_eigenmaps", "ltsa", "lgrm", "nppe", "plml", "kpca", "sosi")
+fits <- registry_fits(d, names = c(sel, "pca"))
 
 check_parallel_equals_serial <- function(label) {
   for (nm in sel) {

@@ -2,7 +2,7 @@
 
 skip_if_not_installed("data.table")
 
-d <- scale_data()
+d <- registry_data()
 fit <- lle(d$train, 2, k = 8)
 # input values written with 17 digits so that the file holds exactly d$new
 fmt17 <- function(x) {

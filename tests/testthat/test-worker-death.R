@@ -6,7 +6,7 @@ skip_on_os("windows")
 skip_if_not_installed("future")
 skip_if_not_installed("future.apply")
 
-d <- scale_data()
+d <- registry_data()
 fit <- suppressWarnings(lgrm(d$train, 2, k = 8))
 
 # A chunk hook (run on the worker before its chunk) that kills the worker
@@ -37,11 +37,10 @@ test_that("a killed worker during predict(parallel = TRUE) is a manifoldOOS_work
 })
 
 test_that("predict_file(parallel = TRUE) with a killed worker writes nothing", {
-  skip_if_not_installed("data.table")
-  dir <- withr::local_tempdir()
-  input <- file.path(dir, "in.csv")
-  output <- file.path(dir, "out.csv")
-  utils::write.csv(d$new, input, row.names = FALSE)
+  io <- local_csv_files(d$new)
+  dir <- io$dir
+  input <- io$input
+  output <- io$output
   with_plan(future::multisession, workers = 2, {
     old <- options(manifoldOOS.chunk_hook = killer(6L))
     on.exit(options(old), add = TRUE)
