@@ -156,7 +156,7 @@ svm_accuracy <- function(Ytr, ltr, Yte, lte) {
 
 # One split: accuracies over the dimension grid and the alignment error.
 run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, svm = TRUE,
-                      alignment = TRUE, max_dims = Inf, svm_dims = 12, n_threads = 1) {
+                      alignment = TRUE, max_dims = Inf, svm_dims = 12, n_threads = 1, align_L = FALSE) {
   Rp <- random_projection(ncol(dat$x), D, seed = 1000 + seed)
   F <- unit_norm_rows(dat$x %*% Rp)
   tr <- stratified_split(dat$labels, frac, seed)
@@ -196,9 +196,13 @@ run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, sv
     key <- paste(dat$name, seed, D, sep = "/")
     if (is.null(batch_cache[[key]])) batch_cache[[key]] <- le_full(F, nrow(F) - 2L)$Y
     Yb <- batch_cache[[key]][-tr, 1:Lb, drop = FALSE]
+    # align_L: at every L of the grid (Fig. 12, Table 3 over L), else at L_max
+    Ls <- if (align_L) dims[dims <= Lb] else Lb
     al <- do.call(rbind, lapply(setdiff(methods, c("lvm5", "lvm7")), function(m) {
-      data.frame(dataset = dat$name, frac = frac, split = seed, method = m, L = Lb,
-                 error = oos_error(oo$Y[[m]][, 1:Lb, drop = FALSE], Yb, type = "procrustes"))
+      do.call(rbind, lapply(Ls, function(L) {
+        data.frame(dataset = dat$name, frac = frac, split = seed, method = m, L = L,
+                   error = oos_error(oo$Y[[m]][, 1:L, drop = FALSE], Yb[, 1:L, drop = FALSE], type = "procrustes"))
+      }))
     }))
   }
   list(accuracy = acc, alignment = al, seconds = oo$seconds, n_train = nrow(Ftr), n_test = nrow(Fte))
@@ -383,6 +387,32 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
       new <- new[names(o)]
     }
     rbind(o, new)
+  }
+  # --alignment_L=TRUE: only the alignment error at every L of the grid (the
+  # paper's Fig. 12 and Table 3 over L), for --data, --fracs and splits
+  # --first_split..--splits, into sparse-oos-alignment-L.csv (rows of the
+  # settings it redoes replaced); accuracies and timing are not written
+  if (as.logical(opt("alignment_L", "FALSE"))) {
+    f_L <- out_file("alignment-L")
+    o <- if (file.exists(f_L)) utils::read.csv(f_L) else NULL
+    t_run <- proc.time()[["elapsed"]]
+    for (sp in seq_len(n_splits)[seq_len(n_splits) >= first_split]) for (s in sets) for (f in fracs) {
+      if ((proc.time()[["elapsed"]] - t_run) / 60 > budget_min) break
+      t0 <- proc.time()[["elapsed"]]
+      r <- run_split(sparse_oos_data(s), f, sp, svm = FALSE, alignment = TRUE, align_L = TRUE)
+      if (!is.null(o)) o <- o[!key_of(o) %in% key_of(r$alignment), , drop = FALSE]
+      o <- rbind(o, r$alignment)
+      utils::write.csv(o, f_L, row.names = FALSE)
+      cat(sprintf("alignment over L: %s frac %.1f split %d (%d L), %.1f s\n", s, f, sp,
+                  length(unique(r$alignment$L)), proc.time()[["elapsed"]] - t0))
+    }
+    writeLines(c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
+                 "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection",
+                 sprintf("finished: %s; %.1f min elapsed", format(Sys.time(), tz = "UTC", usetz = TRUE),
+                         (proc.time()[["elapsed"]] - t_run) / 60),
+                 "", utils::capture.output(print(utils::sessionInfo()))),
+               file.path(out_dir, "sparse-oos-alignment-L-session.txt"))
+    quit(save = "no")
   }
   cat("PF01 is not available in the shared data; its rows stay empty.\n")
   acc <- list(); al <- list(); info <- list()
