@@ -137,6 +137,12 @@ test_that("nppe_verdicts decides from the tables, leaves KE out of the count and
   e4$predict_s <- rep(c(0.01, 0.001, 0.001, 0.1), each = 2)
   v <- e$nppe_verdicts(e1, e23, e4)
   expect_identical(v$verdict[grepl("costs about the same", v$claim)], "not reproduced")
+  e4$predict_s <- rep(c(0.001, 0.01, 0.01, 0.1), each = 2)  # "about the same" fails the other way too
+  v <- e$nppe_verdicts(e1, e23, e4)
+  expect_identical(v$verdict[grepl("costs about the same", v$claim)], "not reproduced")
+  e4$predict_s <- rep(c(0.012, 0.01, 0.008, 0.1), each = 2)
+  v <- e$nppe_verdicts(e1, e23, e4)
+  expect_identical(v$verdict[grepl("costs about the same", v$claim)], "reproduced")
 })
 
 test_that("the IHM value is tested two-sided and ties at the ceiling are found", {
