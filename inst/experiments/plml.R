@@ -18,7 +18,7 @@
 # comparable). Swiss roll: drtoolbox convention, h in [0, 30].
 suppressPackageStartupMessages(library(manifoldOOS))
 args <- commandArgs(trailingOnly = TRUE)
-out_dir <- if (length(args) >= 1L && args[1] != "quick" && !startsWith(args[1], "only=")) args[1] else "inst/experiments/results"
+out_dir <- if (length(args) >= 1L && args[1] != "quick" && !grepl("=", args[1], fixed = TRUE)) args[1] else "inst/experiments/results"
 quick <- "quick" %in% args
 # "only=icmla10_table1,bmvc10_table1,images" runs those tables alone (names as
 # in plml_<table>.csv); the session info then goes to
