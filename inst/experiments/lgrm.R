@@ -273,6 +273,51 @@ if (sys.nframe() == 0L) {
     fr <- load_image_data("Frey")
     run_fig5("frey", fr$x / 255, NULL, 1575, seed + 4L, sigma = 100, n_total = 1775)
   }
+  if ("timing" %in% parts) {
+    # Fig. 5's timing claim: the time to map new points, at a stated size
+    # (800 training points of the Fig. 5 roll, 200 and 2000 new points), as
+    # the median of --reps runs; each run repeats predict() for at least
+    # 0.2 s and divides, since the clock resolves about a millisecond, and
+    # times the methods in turn
+    reps <- as.integer(opt("reps", "9"))
+    d <- swiss_roll(2800, convention = "wittman", seed = seed + 2L)
+    Xtr <- d$x[1:800, ]
+    fits <- lapply(setNames(methods_fig5, methods_fig5), function(m) {
+      p_loc <- if (startsWith(m, "LGRM p=")) as.integer(sub("LGRM p=", "", m, fixed = TRUE)) else 2L
+      switch(sub(" p=.*", "", m),
+        LGRM = lgrm(Xtr, ndim = 2, k = 10, p = p_loc, sigma = 10, gamma = 1e-4, mu = 1e-5),
+        LTSA = ltsa(Xtr, ndim = 2, k = 10), LLE = lle(Xtr, ndim = 2, k = 10),
+        Isomap = isomap(Xtr, ndim = 2, k = 10),
+        LE = laplacian_eigenmaps(Xtr, ndim = 2, k = 10, on_disconnected = "connect"))
+    })
+    # every run times each method in turn (the starting method rotates), so
+    # that a burst of load on the shared machine falls on all of them alike
+    tm <- do.call(rbind, lapply(c(200L, 2000L), function(n_new) {
+      Xte <- d$x[800L + seq_len(n_new), ]
+      per <- sapply(seq_len(reps), function(i) {
+        ord <- c(seq(((i - 1L) %% length(fits)) + 1L, length(fits)), seq_len((i - 1L) %% length(fits)))
+        out <- setNames(numeric(length(fits)), names(fits))
+        for (j in ord) {
+          n <- 0L
+          t0 <- proc.time()[["elapsed"]]
+          repeat {
+            predict(fits[[j]], Xte)
+            n <- n + 1L
+            el <- proc.time()[["elapsed"]] - t0
+            if (el >= 0.2) break
+          }
+          out[j] <- el / n
+        }
+        out
+      })
+      per <- matrix(per, nrow = length(fits), dimnames = list(names(fits), NULL))
+      data.frame(method = names(fits), n_train = 800L, n_new = n_new, runs = reps,
+                 median_ms = 1000 * apply(per, 1, stats::median), min_ms = 1000 * apply(per, 1, min),
+                 max_ms = 1000 * apply(per, 1, max), command = cmd, row.names = NULL)
+    }))
+    print(tm, digits = 4)
+    utils::write.csv(tm, file.path(out, "lgrm-timing.csv"), row.names = FALSE)
+  }
   if (nzchar(only_m)) {
     cat(c("", paste("added rows:", cmd, "at", format(Sys.time(), tz = "UTC"))), sep = "\n",
         file = file.path(out, "lgrm-sessioninfo.txt"), append = TRUE)

@@ -18,7 +18,7 @@
 # comparable). Swiss roll: drtoolbox convention, h in [0, 30].
 suppressPackageStartupMessages(library(manifoldOOS))
 args <- commandArgs(trailingOnly = TRUE)
-out_dir <- if (length(args) >= 1L && args[1] != "quick" && !startsWith(args[1], "only=")) args[1] else "inst/experiments/results"
+out_dir <- if (length(args) >= 1L && args[1] != "quick" && !grepl("=", args[1], fixed = TRUE)) args[1] else "inst/experiments/results"
 quick <- "quick" %in% args
 # "only=icmla10_table1,bmvc10_table1,images" runs those tables alone (names as
 # in plml_<table>.csv); the session info then goes to
@@ -30,9 +30,15 @@ want <- function(table) !length(only) || table %in% only
 dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
 seed <- 20110901L
 cmd <- paste("Rscript inst/experiments/plml.R", paste(args, collapse = " "))
+# "contiguous=FALSE" fits PLML without the contiguity repair (the thesis's
+# own algorithm; the repair is the package's default) and writes only the
+# PLML rows, to plml_<table>_nocontig.csv, so that the verdicts can be given
+# with and without it
+contig <- !"contiguous=FALSE" %in% args
 stamp <- function(df, table) {
   df$command <- cmd
   df$seed <- seed
+  if (!contig) table <- paste0(table, "_nocontig")
   utils::write.csv(df, file.path(out_dir, sprintf("plml_%s.csv", table)), row.names = FALSE)
   message(sprintf("[%s] %s written (%d rows)", format(Sys.time(), "%H:%M:%S"), table, nrow(df)))
   invisible(df)
@@ -51,7 +57,7 @@ embed_with <- function(method, X, k, ndim = 2L) {
     LLE = embedding(lle(X, ndim, k = k)),
     LTSA = embedding(ltsa(X, ndim, k = max(k, ndim + 2L))),
     LE = embedding(laplacian_eigenmaps(X, ndim, k = k)),
-    PLML = embedding(plml(X, ndim, k = k, seed = seed)),
+    PLML = embedding(plml(X, ndim, k = k, seed = seed, contiguous = contig)),
     IHM = embedding(plml(X, ndim, k = k, seed = seed, variant = "ihm", backalign = "similarity"))
   )), error = function(e) NULL)
   Y
@@ -90,6 +96,7 @@ circ_rho <- function(y, t) {
 }
 
 methods5 <- c("PCA", "ISO", "LLE", "LTSA", "PLML")
+if (!contig) methods5 <- "PLML"  # the repair changes only PLML's rows
 
 # ---- Table 4.1: sparsity ---------------------------------------------------------
 if (want("table4_1")) {
@@ -116,7 +123,7 @@ if (want("table4_2")) {
 if (want("table4_3")) {
   n_root <- if (quick) 1000L else 2000L
   r <- swiss_roll(n_root, seed = seed)
-  base <- plml(r$x, k = 9, seed = seed)
+  base <- plml(r$x, k = 9, seed = seed, contiguous = contig)
   cen <- rowsum(r$truth, base$labels) / as.vector(table(base$labels))
   tq <- quantile(r$truth[, "t"], c(0.05, 0.25, 0.5, 0.75, 0.95))
   hq <- quantile(r$truth[, "h"], c(0.9, 0.5, 0.1))
@@ -126,7 +133,7 @@ if (want("table4_3")) {
     d <- (cen[, 1] - target[1])^2 / diff(range(r$truth[, 1]))^2 +
       (cen[, 2] - target[2])^2 / diff(range(r$truth[, 2]))^2
     root <- which.min(d)
-    f <- plml(r$x, k = 9, seed = seed, root = root)
+    f <- plml(r$x, k = 9, seed = seed, root = root, contiguous = contig)
     Tm <- trustworthiness(r$x, embedding(f), k = measure_k)
     data.frame(start = paste0(pos$v[i], pos$u[i]), root = root, T = mean(Tm), T_sd = sd(Tm),
                PE = procrustes_dist(embedding(f), r$truth_isometric, type = "matlab_d"),
@@ -175,7 +182,7 @@ if (want("loops")) {
   n_loop <- if (quick) 800L else 2000L
   loops <- list()
   hx <- helix(n_loop, seed = seed)
-  for (m in c("PCA", "ISO", "LLE", "LTSA", "PLML")) {
+  for (m in if (contig) c("PCA", "ISO", "LLE", "LTSA", "PLML") else "PLML") {
     y1 <- embed_with(m, hx$x, 10L, ndim = 1L)
     y2 <- embed_with(m, hx$x, 10L, ndim = 2L)
     loops[[length(loops) + 1L]] <- data.frame(
@@ -204,7 +211,7 @@ if (want("icmla10_table1")) {
   n_icmla <- if (quick) 1000L else 2000L
   icmla <- do.call(rbind, lapply(c("swiss_roll", "mobius"), function(nm) {
     d <- if (nm == "swiss_roll") swiss_roll(n_icmla, seed = seed) else mobius(n_icmla, seed = seed)
-    do.call(rbind, lapply(c("ISO", "LE", "LLE", "LTSA", "PLML"), function(m) {
+    do.call(rbind, lapply(if (contig) c("ISO", "LE", "LLE", "LTSA", "PLML") else "PLML", function(m) {
       v <- t(vapply(icmla_k, function(k) {
         Y <- embed_with(m, d$x, k)
         if (is.null(Y)) return(c(NA, NA))
@@ -231,7 +238,7 @@ if (want("bmvc10_table1")) {
                             n_components = 32L, backalign = "similarity", seed = s)),
              error = function(e) NULL)
   }
-  bmvc <- do.call(rbind, lapply(c("PCA", "ISO", "LTSA", "IHM", "IHM (k-means)", "PLML"), function(m) {
+  bmvc <- do.call(rbind, lapply(if (contig) c("PCA", "ISO", "LTSA", "IHM", "IHM (k-means)", "PLML") else "PLML", function(m) {
     kk <- if (m == "PCA") NA_integer_ else if (m == "IHM") seed + 0:2 else bmvc_k
     v <- t(vapply(kk, function(k) {
       Y <- if (m == "IHM") ihm_gmm(k) else embed_with(if (m == "IHM (k-means)") "IHM" else m, r$x, max(k, 3L))
@@ -324,4 +331,5 @@ writeLines(c(cmd, paste("seed:", seed), capture.output(sessionInfo())),
            file.path(out_dir, if (length(only)) sprintf("plml_sessionInfo_%s.txt",
                                                   if (length(only) > 2L) sprintf("%s+%dmore", only[1], length(only) - 1L)
                                                   else paste(only, collapse = "+"))
-                              else "plml_sessionInfo.txt"))
+                              else "plml_sessionInfo.txt") |>
+             sub(pattern = "\\.txt$", replacement = if (contig) ".txt" else "_nocontig.txt"))

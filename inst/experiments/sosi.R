@@ -272,6 +272,84 @@ if (mode == "full") {
   quit(save = "no")
 }
 
+# mode "scale": Fig. 9 on a widened grid of common scales (S-LE, split 1):
+# the default grid of regularizer_path() (25 scales) extended to 30 times its
+# largest scale (40 scales in all), so that the error's rise at large scales
+# (the U shape the figure shows) is inside the grid if it exists. Writes
+# sosi_scale.csv (with the grid's bounds) and sosi_scale_meta.txt.
+if (mode == "scale") {
+  scale_rows <- list()
+  for (nm in names(cfg)) {
+    if (!dir.exists(file.path(path, nm))) next
+    ds <- sosi_data(nm, path)
+    n_per <- c(YaleB = 10, COIL20 = 7, ORL = 3)[[nm]]
+    tr <- stratified_split(ds$labels, n_per, seed + 1)
+    fit <- supervised_le(ds$X[tr, ], ds$labels[tr], ndim = cfg[[nm]]$ndim)
+    g <- regularizer_path(fit, n_grid = 25)$sigma
+    grid <- exp(seq(log(min(g)), log(30 * max(g)), length.out = 40))
+    rp <- regularizer_path(fit, sigma_grid = grid, X_unlabeled = ds$X[-tr, ], labels_unlabeled = ds$labels[-tr])
+    scale_rows[[length(scale_rows) + 1]] <- cbind(dataset = nm, rp, default_grid_max = max(g))
+    message(nm, " done")
+  }
+  utils::write.csv(do.call(rbind, scale_rows), file.path(outdir, "sosi_scale.csv"), row.names = FALSE)
+  writeLines(c(sprintf("command: Rscript inst/experiments/sosi.R scale %s", outdir),
+               sprintf("seed: %d (split 1 uses seed + 1)", seed),
+               sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
+               capture.output(sessionInfo())), file.path(outdir, "sosi_scale_meta.txt"))
+  quit(save = "no")
+}
+
+# mode "ratio": the Fisher embedding's scale threshold ratio_rel (the paper:
+# the largest scale whose D/G ratio stays above "a certain threshold",
+# value not given). Split 1, YaleB at 6, 14 and 29 labelled and COIL-20 at 7
+# and 18: the test error of SOSI for each threshold, and the threshold the
+# labelled points alone choose: a stratified 2/3 - 1/3 split of the labelled
+# points (the third treated as unlabelled), lowest error of SOSI on it, ties
+# to the smallest threshold (the largest scale). Writes sosi_ratio_rel.csv and
+# sosi_ratio_meta.txt.
+if (mode == "ratio") {
+  rel_grid <- c(0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
+  settings <- list(c("YaleB", 6), c("YaleB", 14), c("YaleB", 29), c("COIL20", 7), c("COIL20", 18))
+  rows <- list()
+  for (st in settings) {
+    nm <- st[1]; n_per <- as.integer(st[2])
+    if (!dir.exists(file.path(path, nm))) next
+    ds <- sosi_data(nm, path)
+    tr <- stratified_split(ds$labels, n_per, seed + 1)
+    X <- ds$X[tr, ]; lab <- ds$labels[tr]; Xu <- ds$X[-tr, ]; truth <- ds$labels[-tr]
+    stop_frac <- if (nm == "YaleB" && n_per == 6) 0.8 else 1
+    # the labelled points' own split (2/3 fitted, 1/3 held out)
+    set.seed(seed + 100)
+    held <- unlist(lapply(split(seq_along(lab), lab), function(i) i[sample.int(length(i), max(1, length(i) %/% 3))]))
+    fit_cv <- fisher_embedding(X[-held, ], lab[-held], ndim = cfg[[nm]]$ndim)
+    fit <- fisher_embedding(X, lab, ndim = cfg[[nm]]$ndim)
+    for (r in rel_grid) {
+      t0 <- proc.time()[["elapsed"]]
+      s_cv <- sosi(fit_cv, X_unlabeled = X[held, ], ratio_rel = r, labels_unlabeled = lab[held])
+      s <- sosi(fit, X_unlabeled = Xu, ratio_rel = r, stop_frac = stop_frac, labels_unlabeled = truth)
+      rows[[length(rows) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = 1, ratio_rel = r,
+                                             cv_error = err(s_cv$labels, lab[held]), test_error = err(s$labels, truth),
+                                             seconds = proc.time()[["elapsed"]] - t0)
+      message(sprintf("%s %d ratio_rel %.1f: cv %.3f, test %.3f", nm, n_per, r, rows[[length(rows)]]$cv_error,
+                      rows[[length(rows)]]$test_error))
+    }
+  }
+  d <- do.call(rbind, rows)
+  key <- paste(d$dataset, d$n_per_class)
+  d$chosen <- FALSE
+  for (k in unique(key)) {
+    i <- which(key == k)
+    j <- i[d$cv_error[i] == min(d$cv_error[i])]
+    d$chosen[j[which.min(d$ratio_rel[j])]] <- TRUE
+  }
+  utils::write.csv(d, file.path(outdir, "sosi_ratio_rel.csv"), row.names = FALSE)
+  writeLines(c(sprintf("command: Rscript inst/experiments/sosi.R ratio %s", outdir),
+               sprintf("seed: %d (split 1 uses seed + 1; the labelled points' own split seed + 100)", seed),
+               sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
+               capture.output(sessionInfo())), file.path(outdir, "sosi_ratio_meta.txt"))
+  quit(save = "no")
+}
+
 if (mode == "baselines") {
   budget <- if (length(args) >= 3 && nzchar(args[3])) as.numeric(args[3]) else Inf
   fc <- file.path(outdir, "sosi_compare_full.csv")

@@ -156,7 +156,7 @@ svm_accuracy <- function(Ytr, ltr, Yte, lte) {
 
 # One split: accuracies over the dimension grid and the alignment error.
 run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, svm = TRUE,
-                      alignment = TRUE, max_dims = Inf, svm_dims = 12, n_threads = 1) {
+                      alignment = TRUE, max_dims = Inf, svm_dims = 12, n_threads = 1, align_L = FALSE) {
   Rp <- random_projection(ncol(dat$x), D, seed = 1000 + seed)
   F <- unit_norm_rows(dat$x %*% Rp)
   tr <- stratified_split(dat$labels, frac, seed)
@@ -196,9 +196,13 @@ run_split <- function(dat, frac, seed, D = 200, methods = sparse_oos_methods, sv
     key <- paste(dat$name, seed, D, sep = "/")
     if (is.null(batch_cache[[key]])) batch_cache[[key]] <- le_full(F, nrow(F) - 2L)$Y
     Yb <- batch_cache[[key]][-tr, 1:Lb, drop = FALSE]
+    # align_L: at every L of the grid (Fig. 12, Table 3 over L), else at L_max
+    Ls <- if (align_L) dims[dims <= Lb] else Lb
     al <- do.call(rbind, lapply(setdiff(methods, c("lvm5", "lvm7")), function(m) {
-      data.frame(dataset = dat$name, frac = frac, split = seed, method = m, L = Lb,
-                 error = oos_error(oo$Y[[m]][, 1:Lb, drop = FALSE], Yb, type = "procrustes"))
+      do.call(rbind, lapply(Ls, function(L) {
+        data.frame(dataset = dat$name, frac = frac, split = seed, method = m, L = L,
+                   error = oos_error(oo$Y[[m]][, 1:L, drop = FALSE], Yb[, 1:L, drop = FALSE], type = "procrustes"))
+      }))
     }))
   }
   list(accuracy = acc, alignment = al, seconds = oo$seconds, n_train = nrow(Ftr), n_test = nrow(Fte))
@@ -241,6 +245,9 @@ timing_tables <- function(dat, n_test = 50, N = 1241, L = 1200, Ds = seq(80, 200
     tt <- proc.time() - t0
     tt[["user.self"]] + tt[["sys.self"]]
   }
+  # a prediction's CPU time as the median of `reps` runs (the first run of a
+  # setting also pays for warming caches, and the machine is shared)
+  per_med <- function(f, reps = 5L) stats::median(vapply(seq_len(reps), function(i) per(f()), numeric(1)))
   feats <- function(D) unit_norm_rows(dat$x %*% random_projection(ncol(dat$x), D, seed = seed))
   F <- feats(200)
   t4 <- do.call(rbind, lapply(c("sparse", "lvm", "linear", "rbf"), function(m) {
@@ -249,7 +256,7 @@ timing_tables <- function(dat, n_test = 50, N = 1241, L = 1200, Ds = seq(80, 200
       lvm = oos_map(F[tr, ], Y, method = "lvm", k = 3),
       linear = oos_map(F[tr, ], Y, method = "linear", intercept = FALSE),
       rbf = suppressWarnings(oos_map(F[tr, ], Y, method = "rbf"))))
-    pred_s <- per(predict(mp, F[te, ], n_threads = 1))
+    pred_s <- per_med(function() predict(mp, F[te, ], n_threads = 1))
     data.frame(method = m, N = N, D = 200, L = L, fit_ms = 1000 * fit_s,
                per_sample_ms = 1000 * pred_s / n_test,
                fit_plus_one_ms = 1000 * (fit_s + pred_s / n_test))
@@ -257,12 +264,12 @@ timing_tables <- function(dat, n_test = 50, N = 1241, L = 1200, Ds = seq(80, 200
   t5 <- do.call(rbind, lapply(Ds, function(D) {
     FD <- feats(D)
     mp <- oos_map(FD[tr, ], Y, method = "sparse", n_threads = 1)
-    data.frame(D = D, N = N, per_sample_ms = 1000 * per(predict(mp, FD[te, ], n_threads = 1)) / n_test)
+    data.frame(D = D, N = N, per_sample_ms = 1000 * per_med(function() predict(mp, FD[te, ], n_threads = 1)) / n_test)
   }))
   F100 <- feats(100)
   t6 <- do.call(rbind, lapply(Ns[Ns <= N], function(n) {
     mp <- oos_map(F100[tr[seq_len(n)], ], Y[seq_len(n), ], method = "sparse", n_threads = 1)
-    data.frame(N = n, D = 100, per_sample_ms = 1000 * per(predict(mp, F100[te, ], n_threads = 1)) / n_test)
+    data.frame(N = n, D = 100, per_sample_ms = 1000 * per_med(function() predict(mp, F100[te, ], n_threads = 1)) / n_test)
   }))
   list(table4 = t4, table5 = t5, table6 = t6)
 }
@@ -383,6 +390,32 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
       new <- new[names(o)]
     }
     rbind(o, new)
+  }
+  # --alignment_L=TRUE: only the alignment error at every L of the grid (the
+  # paper's Fig. 12 and Table 3 over L), for --data, --fracs and splits
+  # --first_split..--splits, into sparse-oos-alignment-L.csv (rows of the
+  # settings it redoes replaced); accuracies and timing are not written
+  if (as.logical(opt("alignment_L", "FALSE"))) {
+    f_L <- out_file("alignment-L")
+    o <- if (file.exists(f_L)) utils::read.csv(f_L) else NULL
+    t_run <- proc.time()[["elapsed"]]
+    for (sp in seq_len(n_splits)[seq_len(n_splits) >= first_split]) for (s in sets) for (f in fracs) {
+      if ((proc.time()[["elapsed"]] - t_run) / 60 > budget_min) break
+      t0 <- proc.time()[["elapsed"]]
+      r <- run_split(sparse_oos_data(s), f, sp, svm = FALSE, alignment = TRUE, align_L = TRUE)
+      if (!is.null(o)) o <- o[!key_of(o) %in% key_of(r$alignment), , drop = FALSE]
+      o <- rbind(o, r$alignment)
+      utils::write.csv(o, f_L, row.names = FALSE)
+      cat(sprintf("alignment over L: %s frac %.1f split %d (%d L), %.1f s\n", s, f, sp,
+                  length(unique(r$alignment$L)), proc.time()[["elapsed"]] - t0))
+    }
+    writeLines(c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
+                 "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection",
+                 sprintf("finished: %s; %.1f min elapsed", format(Sys.time(), tz = "UTC", usetz = TRUE),
+                         (proc.time()[["elapsed"]] - t_run) / 60),
+                 "", utils::capture.output(print(utils::sessionInfo()))),
+               file.path(out_dir, "sparse-oos-alignment-L-session.txt"))
+    quit(save = "no")
   }
   cat("PF01 is not available in the shared data; its rows stay empty.\n")
   acc <- list(); al <- list(); info <- list()
