@@ -68,6 +68,11 @@ fz_fit_fun <- function(nm) fz_fits[[nm]]$fun
 
 # Other exports.
 fz_other <- list(
+  transfer_labels = list(fun = transfer_labels,
+                         args = list(fit = isomap(fz_X, ndim = 2, k = 6), newdata = fz_X[1:6, ],
+                                     labels = rep(c("a", "b"), length.out = nrow(fz_X))),
+                         roles = list(newdata = "data", k = "int", space = "choice", weights = "choice",
+                                      novelty_threshold = "num", min_share = "num")),
   knn = list(fun = knn, args = list(X = fz_X, k = 5),
              roles = list(X = "data", k = "int", query = "data", algorithm = "choice",
                           n_threads = "threads")),
@@ -246,7 +251,9 @@ test_that("every export is fuzzed above or deliberately exempt, so a new export 
     regularizer_path = "reproduction helper (SOSI Fig. 9); tested in test-sosi.R",
     separable_pairs = "reproduction helper (SOSI); tested in test-sosi.R",
     step_manifold = "recipes step; tested in test-tidymodels.R",
-    validate_fit = "checks a fitted model; fuzzed with damaged models in test-corrupt-models.R")
+    validate_fit = "checks a fitted model; fuzzed with damaged models in test-corrupt-models.R",
+    cell_input = "reads a SingleCellExperiment / Seurat object; wrong objects and names tested in test-containers.R",
+    add_embedding = "writes into a SingleCellExperiment / Seurat object; tested in test-containers.R")
   exports <- getNamespaceExports("manifoldOOS")
   exports <- exports[vapply(exports, function(f) is.function(getExportedValue("manifoldOOS", f)), TRUE)]
   missing <- setdiff(exports, c(covered, names(exempt)))

@@ -70,7 +70,7 @@ test_that("newdata is matched to the training columns", {
   expect_input_error(predict(fit, X[1:4, 1:2]), "`newdata`")
   bad <- X[1:4, ]; colnames(bad) <- c("a", "b", "z")
   err <- expect_input_error(predict(fit, bad), "`newdata`")
-  expect_match(conditionMessage(err), "Missing: \"c\"")
+  expect_match(conditionMessage(err), "Missing 1 of 3: \"c\"")
   unnamed <- unname(X)
   fit2 <- pca(unnamed, 2)
   expect_input_error(predict(fit2, unnamed[, 1:2]), "3 columns")
