@@ -65,17 +65,16 @@
 #' @seealso [predict.manifold_fit()], [novelty_scores()], [knn()].
 #' @export
 #' @examples
-#' set.seed(1)
-#' blobs <- rbind(matrix(rnorm(300, 0), 100), matrix(rnorm(300, 4), 100),
-#'                matrix(rnorm(300, 8), 100))
-#' type <- rep(c("a", "b", "c"), each = 100)
-#' train <- c(1:80, 101:180, 201:280)
-#' fit <- laplacian_eigenmaps(blobs[train, ], ndim = 2, k = 10)
-#' tl <- transfer_labels(fit, blobs[-train, ], type[train])
+#' roll <- swiss_roll(500, seed = 1)
+#' part <- cut(roll$color, 3, labels = c("start", "middle", "end"))  # a label along the roll
+#' fit <- laplacian_eigenmaps(roll$x[1:400, ], ndim = 2, k = 10)
+#' tl <- transfer_labels(fit, roll$x[401:500, ], part[1:400])
 #' head(tl)
-#' mean(tl$label == type[-train], na.rm = TRUE)
+#' mean(tl$label == part[401:500], na.rm = TRUE)
+#' # a numeric annotation: the position along the roll
+#' head(transfer_labels(fit, roll$x[401:500, ], data.frame(t = roll$color[1:400]))[, c("t", "t_sd")])
 #' # a point unlike the training data is left unassigned
-#' transfer_labels(fit, rbind(c(30, 30, 30)), type[train])[, c("label", "predicted", "novel")]
+#' transfer_labels(fit, rbind(c(40, 40, 40)), part[1:400])[, c("label", "label_predicted", "novel")]
 transfer_labels <- function(fit, newdata, labels, k = 15, space = c("input", "embedding"),
                             method = NULL, weights = c("uniform", "distance"),
                             novelty_threshold = 1, min_share = 0, X = NULL, ...) {
