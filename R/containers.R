@@ -31,7 +31,8 @@
 #' @examples
 #' if (requireNamespace("SingleCellExperiment", quietly = TRUE)) {
 #'   set.seed(1)
-#'   counts <- matrix(rpois(40 * 300, outer(seq(0.5, 5, length.out = 40), seq(0.2, 2, length.out = 300))), 40, 300,
+#'   rate <- outer(seq(0.5, 5, length.out = 40), seq(0.2, 2, length.out = 300))
+#'   counts <- matrix(rpois(40 * 300, rate), 40, 300,
 #'                    dimnames = list(paste0("gene", 1:40), paste0("cell", 1:300)))
 #'   sce <- SingleCellExperiment::SingleCellExperiment(list(logcounts = log1p(counts)))
 #'   fit <- laplacian_eigenmaps(sce[, 1:250], ndim = 2, k = 10)
