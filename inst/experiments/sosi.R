@@ -186,6 +186,14 @@ cfg <- list(
 )
 n_split <- if (mode == "full") 5 else 2
 t_start <- Sys.time()
+
+# The meta file of a mode's run: its command, seed, times and sessionInfo().
+write_mode_meta <- function(mode, file, seed_note) {
+  writeLines(c(sprintf("command: Rscript inst/experiments/sosi.R %s %s", mode, outdir),
+               sprintf("seed: %d (%s)", seed, seed_note),
+               sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
+               capture.output(sessionInfo())), file.path(outdir, file))
+}
 cpu_start <- proc.time()
 
 # mode "full": the comparison of Figs. 5/7 only (Figs. 8 and 9 do not depend on
@@ -292,10 +300,7 @@ if (mode == "scale") {
     message(nm, " done")
   }
   utils::write.csv(do.call(rbind, scale_rows), file.path(outdir, "sosi_scale.csv"), row.names = FALSE)
-  writeLines(c(sprintf("command: Rscript inst/experiments/sosi.R scale %s", outdir),
-               sprintf("seed: %d (split 1 uses seed + 1)", seed),
-               sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
-               capture.output(sessionInfo())), file.path(outdir, "sosi_scale_meta.txt"))
+  write_mode_meta("scale", "sosi_scale_meta.txt", "split 1 uses seed + 1")
   quit(save = "no")
 }
 
@@ -343,10 +348,7 @@ if (mode == "ratio") {
     d$chosen[j[which.min(d$ratio_rel[j])]] <- TRUE
   }
   utils::write.csv(d, file.path(outdir, "sosi_ratio_rel.csv"), row.names = FALSE)
-  writeLines(c(sprintf("command: Rscript inst/experiments/sosi.R ratio %s", outdir),
-               sprintf("seed: %d (split 1 uses seed + 1; the labelled points' own split seed + 100)", seed),
-               sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
-               capture.output(sessionInfo())), file.path(outdir, "sosi_ratio_meta.txt"))
+  write_mode_meta("ratio", "sosi_ratio_meta.txt", "split 1 uses seed + 1; the labelled points' own split seed + 100")
   quit(save = "no")
 }
 
