@@ -157,11 +157,23 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   t0 <- mo_progress(verbose, "diffusion map: %d points x %d features -> %d dimensions (%s kernel)",
                     n, ncol(X), ndim, kernel)
   res <- timed({
-    nb <- if (given) knn_distances(X, k, n_threads = threads) else knn(X, k, method = knn_method, n_threads = threads)
+    kernel_nn <- knn_method
+    if (given) {
+      nb <- knn_distances(X, k, n_threads = threads)
+    } else if (kernel == "knn" && !inherits(knn_method, "manifold_precomputed_nn")) {
+      # one search serves the bandwidth (first k columns) and the kernel
+      nb_all <- knn(X, max(k, kernel_k), method = knn_method, n_threads = threads)
+      kernel_nn <- structure(nb_all, class = "manifold_precomputed_nn")
+      nb <- list(idx = nb_all$idx[, seq_len(k), drop = FALSE], dist = nb_all$dist[, seq_len(k), drop = FALSE])
+      rm(nb_all)
+    } else {
+      nb <- knn(X, k, method = knn_method, n_threads = threads)
+    }
     sigma <- graph_bandwidth(X, rule, bandwidth, nb, threads, distances = given)
     n_dup <- if (given) count_duplicates_distances(X) else count_duplicates(X, nb$dist)
     warn_duplicates(n_dup, "the diffusion map")
-    K <- diffusion_kernel(X, sigma, kernel, kernel_k, knn_method, given)
+    K <- diffusion_kernel(X, sigma, kernel, kernel_k, kernel_nn, given, search_method = knn_method)
+    rm(kernel_nn)
     t1 <- mo_progress(verbose, "diffusion map: kernel built (sigma = %.4g); eigen-solve", sigma, start = t0)
     m <- diffusion_eigen(K, ndim, alpha, kernel)
     mo_progress(verbose, "diffusion map: eigen-solve done with %s", describe_solver(m$method), start = t1)
@@ -195,7 +207,11 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
 # The kernel matrix with a unit diagonal: dense (all pairs) or the sparse
 # "or"-symmetrised kNN kernel. A disconnected kNN kernel is an error naming
 # the smallest kernel_k that connects it.
-diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances = FALSE) {
+# `knn_method` may be the lists of the fit's own search (one search serves the
+# bandwidth and the kernel); `search_method` is what a search for the
+# connecting kernel_k of the error message uses.
+diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances = FALSE,
+                             search_method = knn_method) {
   n <- nrow(X)
   if (kernel == "dense") {
     if (distances) {
@@ -208,10 +224,18 @@ diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances =
     diag(K) <- 1
     return(K)
   }
-  g <- tryCatch(
+  graph <- function(method) {
     neighbor_graph(X, k = kernel_k, symmetrize = "or", weights = "heat", sigma = sigma,
-                   knn_method = knn_method, metric = if (distances) distance_metric else "euclidean"),
+                   knn_method = method, metric = if (distances) distance_metric else "euclidean")
+  }
+  g <- tryCatch(
+    graph(knn_method),
     manifoldOOS_input_error = function(e) {
+      if (is.null(e$n_components) && !identical(knn_method, search_method)) {
+        # the lists of the fit's search cannot say which kernel_k connects the
+        # graph: search again for the message
+        e <- tryCatch(graph(search_method), manifoldOOS_input_error = function(e2) e2)
+      }
       if (is.null(e$n_components)) stop(e)
       abort_input("kernel_k", sprintf(paste0(
         "= %d gives a kNN kernel with %d connected components; %s. Increase `kernel_k` ",
@@ -219,7 +243,9 @@ diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances =
         if (is.na(e$k_needed)) "no kernel_k tried connects it"
         else sprintf("the smallest kernel_k that connects it is %d", e$k_needed)))
     })
-  g$W + Matrix::Diagonal(n)
+  K <- g$W + Matrix::Diagonal(n)
+  if (!methods::is(K, "dgCMatrix")) K <- methods::as(methods::as(K, "generalMatrix"), "CsparseMatrix")
+  K
 }
 
 # Alpha-normalisation, the symmetric conjugate A = D^-1/2 K^(alpha) D^-1/2 and
@@ -227,10 +253,9 @@ diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances =
 # proportional to sqrt(d)) is checked and dropped. Returns the psi
 # (pi-orthonormal right eigenvectors of P), the eigenvalues, q and pi.
 diffusion_eigen <- function(K, ndim, alpha, kernel) {
-  n <- nrow(K)
-  q <- if (kernel == "dense") rowSums(K) else Matrix::rowSums(K)
-  s <- q^(-alpha)
   if (kernel == "dense") {
+    q <- rowSums(K)
+    s <- q^(-alpha)
     Ka <- K * outer(s, s)
     d <- rowSums(Ka)
     r <- 1 / sqrt(d)
@@ -240,15 +265,14 @@ diffusion_eigen <- function(K, ndim, alpha, kernel) {
     values <- e$values
     vectors <- e$vectors
   } else {
-    Ka <- Matrix::Diagonal(x = s) %*% K %*% Matrix::Diagonal(x = s)
-    d <- Matrix::rowSums(Ka)
-    r <- 1 / sqrt(d)
-    A <- Matrix::Diagonal(x = r) %*% Ka %*% Matrix::Diagonal(x = r)
-    L <- Matrix::Diagonal(n) - A
-    L <- (L + Matrix::t(L)) / 2
-    e <- eigs_sym(L, "bottom", ndim + 1L)
-    values <- 1 - e$values
+    # compressed from kernel to eigenvectors, the trivial pair deflated on
+    # large graphs (methods/diffusion.h)
+    e <- core(.mo_diffusion_fit_sparse(K, alpha, ndim, eig_opts()))
+    values <- e$values
     vectors <- e$vectors
+    d <- e$d
+    q <- e$q
+    r <- 1 / sqrt(d)
   }
   if (values[2L] > 1 - 1e-10) {
     abort_input(if (kernel == "dense") "bandwidth" else "kernel_k", sprintf(paste0(

@@ -97,9 +97,13 @@
 #' **Cost.** The exact point MST is \eqn{O(n^2 p)} (used up to 5000 points);
 #' the merging is \eqn{O(c\,n\,q^2)}. For large `n` the constrained k-means
 #' dominates, mostly its first assignment step (the later steps start from
-#' the previous prices): on the Swiss roll the default fit takes about 6 s
-#' at n = 20,000 (k-means++ seeds) and at n = 50,000 (random seeds; 60 s with
-#' `init = "kmeans++"`); `cluster = "kmeans_merge"` takes 1 s and 3 s, at the
+#' the previous prices). k-means++ seeds can crowd one end of a manifold and
+#' starve the other, so that no assignment within the candidate lists is
+#' feasible; widening the lists for every point then multiplies the cost of
+#' that step tenfold or more, which is why `init = "auto"` starts from random
+#' data points above 5000 points. On Swiss rolls the default fit takes a few
+#' seconds at n = 20,000 and n = 50,000 (10-60 s with `init = "kmeans++"`);
+#' `cluster = "kmeans_merge"` takes 1 s and 3 s, at the
 #' price of fewer, unequal models (see `bench/plml.R`; `fit$kmeans$trace`
 #' gives the paths, phases and seconds of every step).
 #'
@@ -135,7 +139,7 @@
 #' @param n_start,max_iter k-means restarts and constrained iterations per
 #'   start (until the assignment stops changing).
 #' @param init Seeds of the clustering: `"auto"` (default: `"random"` for
-#'   `cluster = "constrained"` with more than 20,000 points, else
+#'   `cluster = "constrained"` with more than 5000 points, else
 #'   `"kmeans++"`), `"kmeans++"` or `"random"` (`c` distinct data points).
 #'   The choice made is kept in `fit$params$init`.
 #' @param lloyd_iter Ordinary k-means steps run after the seeding
@@ -382,11 +386,15 @@ plot.manifold_plml <- function(x, what = c("embedding", "models"), ...) {
 }
 
 # The seeding "auto" stands for: random data points for the constrained
-# clustering of more than 20,000 points (where k-means++ seeds make the first
-# constrained step a long-range transport), k-means++ otherwise.
+# clustering of more than 5000 points, k-means++ otherwise. k-means++ seeds
+# follow D^2 sampling, not the density of the data: on a Swiss roll of 20,000
+# points they crowd the outer end and starve the inner one, so that no
+# assignment within the candidate lists is feasible and the first constrained
+# step is a long-range transport over widened lists (10-30 times a normal
+# step). Random data points follow the density.
 plml_init <- function(init, cluster, n) {
   if (init != "auto") return(init)
-  if (cluster == "constrained" && n > 20000L) "random" else "kmeans++"
+  if (cluster == "constrained" && n > 5000L) "random" else "kmeans++"
 }
 
 # Merge every cluster smaller than h, smallest first, into the cluster with the

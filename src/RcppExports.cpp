@@ -1507,6 +1507,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_diffusion_fit_sparse
+Rcpp::List mo_diffusion_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> K, double alpha, int q, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_diffusion_fit_sparse(SEXP KSEXP, SEXP alphaSEXP, SEXP qSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type K(KSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< int >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_diffusion_fit_sparse(K, alpha, q, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_le_fit_full
 Rcpp::List mo_le_fit_full(const arma::mat& X, double sigma, bool binary, std::string variant, int q);
 RcppExport SEXP _manifoldOOS_mo_le_fit_full(SEXP XSEXP, SEXP sigmaSEXP, SEXP binarySEXP, SEXP variantSEXP, SEXP qSEXP) {
@@ -1718,6 +1732,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
     {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 17},
     {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
+    {"_manifoldOOS_mo_diffusion_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_diffusion_fit_sparse, 4},
     {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
     {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
     {"_manifoldOOS_mo_le_extend_full", (DL_FUNC) &_manifoldOOS_mo_le_extend_full, 9},

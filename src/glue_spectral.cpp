@@ -7,6 +7,7 @@
 
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/local_align.h>
+#include <manifoldOOS/methods/diffusion.h>
 #include <manifoldOOS/methods/isomap.h>
 #include <manifoldOOS/methods/kpca.h>
 #include <manifoldOOS/methods/le.h>
@@ -275,6 +276,24 @@ Rcpp::List mo_le_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> W, std
     const manifoldOOS::sp_mat_e Ws(W);
     return le_to_list(manifoldOOS::le_fit_sparse(Ws, manifoldOOS::parse_le_variant(variant), q,
                                                  mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Diffusion map on a sparse symmetric kernel K (dgCMatrix, unit diagonal).
+// [[Rcpp::export(.mo_diffusion_fit_sparse)]]
+Rcpp::List mo_diffusion_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> K, double alpha,
+                                   int q, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::diffusion_result r =
+        manifoldOOS::diffusion_fit_sparse(manifoldOOS::sp_mat_e(K), alpha, q, mo_eig_options(opts));
+    return Rcpp::List::create(
+        Rcpp::Named("values") = Rcpp::NumericVector(r.values.begin(), r.values.end()),
+        Rcpp::Named("vectors") = r.vectors,
+        Rcpp::Named("q") = Rcpp::NumericVector(r.q.begin(), r.q.end()),
+        Rcpp::Named("d") = Rcpp::NumericVector(r.d.begin(), r.d.end()),
+        Rcpp::Named("method") = r.method, Rcpp::Named("residual") = r.residual,
+        Rcpp::Named("note") = r.note);
   }
   MO_CATCH
 }

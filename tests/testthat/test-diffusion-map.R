@@ -84,6 +84,31 @@ test_that("kNN kernel: equals an independently built truncated kernel; all neigh
   expect_lt(max_principal_angle(embedding(fs), embedding(fk)), 1e-6)
 })
 
+test_that("kNN kernel, alpha = 0.5: the deflated compressed solve equals the dense solve of the same kernel", {
+  roll <- swiss_roll(400, seed = 21)
+  X <- roll$x
+  fk <- diffusion_map(X, ndim = 3, alpha = 0.5, t = 2, kernel = "knn", kernel_k = 25, bandwidth = 1.6)
+  expect_match(fk$solver$method, "dense")
+  old <- options(manifoldOOS.dense_max_n = 100L)
+  on.exit(options(old))
+  fs <- diffusion_map(X, ndim = 3, alpha = 0.5, t = 2, kernel = "knn", kernel_k = 25, bandwidth = 1.6)
+  expect_match(fs$solver$method, "deflated")
+  expect_equal(fs$eigenvalues, fk$eigenvalues, tolerance = 1e-9)
+  expect_equal(fs$q, fk$q, tolerance = 1e-14)
+  expect_equal(fs$pi, fk$pi, tolerance = 1e-14)
+  expect_lt(max_principal_angle(fs$psi, fk$psi), 1e-6)
+  # psi is pi-orthonormal: sum_i pi_i psi_ij psi_il = delta_jl
+  expect_equal(crossprod(fs$psi * sqrt(fs$pi)), diag(3), tolerance = 1e-8)
+  # the same kernel as an independent construction: q = K 1 with a unit diagonal
+  nb <- knn(X, 25)
+  A <- matrix(FALSE, 400, 400)
+  A[cbind(rep(1:400, 25), as.vector(nb$idx))] <- TRUE
+  A <- A | t(A)
+  diag(A) <- TRUE
+  K <- exp(-as.matrix(stats::dist(X))^2 / (2 * 1.6^2)) * A
+  expect_equal(fs$q, unname(rowSums(K)), tolerance = 1e-12)
+})
+
 test_that("kernel = \"auto\" switches to the kNN kernel above dense_max_n; bandwidth rule", {
   roll <- swiss_roll(260, seed = 13)
   old <- options(manifoldOOS.dense_max_n = 250L)
