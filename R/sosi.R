@@ -46,9 +46,9 @@ supervised_setup <- function(X, labels, ndim, beta, graph, wb, k_within, k_betwe
   k_between <- check_number(k_between, "k_between", lower = 1, integer = TRUE)
   beta <- if (is.null(beta)) mean_sq_dist(X) else check_number(beta, "beta", lower = 0, lower_open = TRUE)
   if (!(beta > 0)) abort_input("X", "has all rows identical (zero mean squared distance).")
-  list(X = X, f = f, codes = as.integer(f), graph = graph, graph_code = match(graph, c("adaptive", "knn")) - 1L,
-       wb = wb, k_within = k_within, k_between = k_between, beta = beta, verbose = verbose,
-       ndim = check_ndim(ndim, nrow(X) - ndim_gap))
+  list(X = X, f = f, codes = as.integer(f), graph = graph,
+       graph_code = match(graph, c("adaptive", "knn")) - 1L, wb = wb, k_within = k_within,
+       k_between = k_between, beta = beta, verbose = verbose, ndim = check_ndim(ndim, nrow(X) - ndim_gap))
 }
 
 # The core solver `solve()` of a supervised embedding (`label` names it in the
