@@ -133,13 +133,8 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
                           knn_method = getOption("manifoldOOS.knn_method", "auto"),
                           pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
   given <- is_distance_input(X, metric)
-  if (!given && needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- if (given) distance_prologue("diffusion_map", min_rows = 4L, ndim_gap = 2L) else fit_prologue(ndim_gap = 2L)
+  n <- fit_prologue(ndim_gap = 2L, distances = "diffusion_map") %||% return(fit_input_model())
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1)
   t <- check_number(t, "t", lower = 0)
   k <- check_k(k, n)
@@ -195,7 +190,7 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
                if (kernel == "knn") list(kernel_k = kernel_k)),
     eigenvalues = c(m$dropped, lambda),
     oos_default = "nystrom", oos_available = "nystrom",
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     X_train = if (given) NULL else X, sigma = m$sigma, sigma_rule = rule, alpha = alpha, t = t, kernel = kernel,
     k = k, kernel_k = kernel_k, psi = m$psi, q = m$q, pi = m$pi, n_duplicates = m$n_dup,
     solver = list(method = m$method, residual = m$residual, note = m$note, n_null = NA_integer_)

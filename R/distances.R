@@ -226,8 +226,9 @@ finish_distance_fit <- function(fit, D, k = 10L) {
 # The opening of a fitting function given distances (the counterpart of
 # fit_prologue()): refuses the arguments that need coordinates, checks
 # `verbose` and reads `X` as the distance matrix, in the calling function's
-# frame; the neighbour lists are read off the distances (knn_method "exact").
-# Returns the number of points.
+# frame; the neighbour lists are read off the distances (knn_method "exact"),
+# and the frame's `metric` becomes "precomputed" (so is_distance_input(X, metric)
+# still tells afterwards). Returns the number of points.
 distance_prologue <- function(fun, min_rows = 3L, ndim_gap = NULL, env = parent.frame()) {
   check_distance_args(env$pca, env$neighbors, fun)
   env$verbose <- check_verbose(env$verbose)
@@ -235,6 +236,7 @@ distance_prologue <- function(fun, min_rows = 3L, ndim_gap = NULL, env = parent.
     check_knn_method(env$knn_method, "knn_method")
   }
   env$X <- read_distances(env$X, "X", min_rows = min_rows)
+  env$metric <- distance_metric
   env$knn_method <- "exact"
   n <- nrow(env$X)
   if (!is.null(ndim_gap)) env$ndim <- check_ndim(env$ndim, n - ndim_gap)

@@ -263,6 +263,63 @@ invert_input <- function(input, y) {
 # their own PCA step: a number is the front end's PCA-first.
 pca_dims <- function(pca) if (is.numeric(pca)) pca else NULL
 
+# ---- the opening of a fitting function ------------------------------------------
+#
+# A fitting function opens with one line (two when it takes distances):
+#
+#   n <- fit_prologue(ndim_gap = 2L) %||% return(fit_input_model())
+#
+# fit_prologue() (R/validate.R) checks X, verbose, knn_method and ndim in
+# place and returns the number of rows; it returns NULL instead when X must
+# first be read by the input front end (`pca =`, a metric other than
+# Euclidean, a sparse matrix, a container, given `neighbors`), and the
+# function then returns fit_input_model(): the same call fitted through
+# fit_with_input(), which reads X once, calls the function again on the dense
+# matrix and records the input model in the fit. The helpers read the calling
+# function's own arguments (X, pca, pca_scale, metric, neighbors) from its
+# frame, so the opening names none of them.
+#
+# A function that takes distances keeps whether it was given them and names
+# itself to fit_prologue():
+#
+#   given <- is_distance_input(X, metric)
+#   n <- fit_prologue(min_rows = 3L, distances = "isomap") %||% return(fit_input_model())
+#
+# A function that checks X itself opens with
+#
+#   if (needs_input_model()) return(fit_input_model())
+#
+# or with its own prologue that returns NULL in the same case (the linear
+# projections: lp_prologue(), lle_linear_setup()). Given distances (the
+# `given` line above), X never needs the front end: distance_prologue() reads
+# it (R/distances.R). The fit records the user's call: `call = match.call()` where the fit is made.
+
+# Whether the `pca` of the fitting function whose frame is `env` is its own
+# PCA step: the linear projections (TRUE, FALSE or "always"), which have no
+# `pca_scale`. Of such a `pca` only a number is the front end's (pca_dims()).
+has_own_pca <- function(env) !exists("pca_scale", envir = env, inherits = FALSE)
+
+# The `pca =` of the front end, from the frame of a fitting function.
+front_end_pca <- function(env) if (has_own_pca(env)) pca_dims(env$pca) else env$pca
+
+# Whether the fitting function whose frame is `env` must return
+# fit_input_model() (its X needs the input front end).
+needs_input_model <- function(env = parent.frame()) {
+  # get() stops as X itself would when the call gave no X (env$X would not)
+  needs_input(get("X", envir = env), front_end_pca(env), env$metric, env$neighbors)
+}
+
+# The fit of the calling fitting function through the input front end
+# (fit_with_input()); its `call` is the user's call, as match.call() in the
+# calling function records it.
+fit_input_model <- function() {
+  env <- parent.frame()
+  fun <- sys.function(sys.parent())
+  call <- match.call(fun, sys.call(sys.parent()), envir = parent.frame(2L))
+  fit_with_input(env$X, front_end_pca(env), env$metric, if (has_own_pca(env)) FALSE else env$pca_scale,
+                 call, fun, parent.frame(2L), neighbors = env$neighbors)
+}
+
 # Whether a fitting function must go through fit_with_input().
 needs_input <- function(X, pca, metric, neighbors = NULL) {
   !is.null(pca) && !isFALSE(pca) || !identical(metric, "euclidean") || is_sparse_input(X) ||
@@ -273,7 +330,7 @@ needs_input <- function(X, pca, metric, neighbors = NULL) {
 # than Euclidean, or a sparse matrix: X is read once (prepare_input()), the
 # same function is called again on the dense matrix it fits on, and the input
 # model is recorded in the fit.
-fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = TRUE, neighbors = NULL) {
+fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, neighbors = NULL) {
   if (identical(metric, "manhattan")) {
     abort_input("metric", paste0("\"manhattan\" is not available for the fitting functions yet (knn() ",
                                  "and neighbor_graph() have it); use \"euclidean\", \"cosine\" or ",
@@ -284,10 +341,8 @@ fit_with_input <- function(X, pca, metric, pca_scale, call, fun, env, pca_arg = 
   inner <- call
   inner[[1L]] <- fun
   inner$X <- prep$x
-  if (pca_arg) {
-    inner$pca <- NULL
-    inner$pca_scale <- NULL
-  }
+  inner$pca <- NULL
+  inner$pca_scale <- NULL
   inner$metric <- NULL
   inner$neighbors <- NULL
   if (!is.null(nn)) inner$knn_method <- nn

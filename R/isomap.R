@@ -151,13 +151,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  given <- is_distance_input(X, metric)
-  if (!given && needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- if (given) distance_prologue("isomap") else fit_prologue(min_rows = 3L)
+  n <- fit_prologue(min_rows = 3L, distances = "isomap") %||% return(fit_input_model())
   k <- check_k(k, n)
   ndim <- check_ndim(ndim, n - 1L)
   landmark_method <- check_choice(landmark_method, c("maxmin", "random"), "landmark_method")
@@ -189,6 +183,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
   t0 <- mo_progress(verbose, "%s: %d points x %d features -> %d dimensions (k = %d%s)", label, n,
                     ncol(X), ndim, k, if (is.null(lm)) "" else sprintf(", %d landmarks", lm$m))
 
+  given <- is_distance_input(X, metric)  # distances (read by fit_prologue())
   res <- timed({
     g <- neighbor_graph(unname_matrix(X), k = k, weights = "distance", symmetrize = "or",
                          on_disconnected = on_disconnected, connect = connect, knn_method = knn_method,
@@ -232,7 +227,7 @@ isomap <- function(X, ndim = 2, k = 10, landmarks = NULL,
     class = "manifold_isomap", method = if (full) "Isomap" else "Landmark Isomap",
     embedding = m$embedding, X = X, params = params, eigenvalues = m$values,
     oos_default = "triangulation", oos_available = c("triangulation", "nystrom"),
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     x_train = if (given) NULL else unname_matrix(X), k = k, geodesics = m$D,
     landmarks = if (full) NULL else m$landmarks,
     lsharp = m$lsharp_t, landmark_coords = if (full) NULL else m$coords,

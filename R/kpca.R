@@ -80,10 +80,7 @@ kpca <- function(X, ndim = 2, kernel = c("rbf", "polynomial", "linear"),
                  eigen_solver = c("auto", "dense", "iterative"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
-  }
+  if (needs_input_model()) return(fit_input_model())
   verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X")
   ndim <- check_ndim(ndim, nrow(X) - 1L)
@@ -115,7 +112,7 @@ kpca <- function(X, ndim = 2, kernel = c("rbf", "polynomial", "linear"),
     class = "manifold_kpca", method = "Kernel PCA", embedding = m$embedding, X = X,
     params = params, eigenvalues = m$values,
     oos_default = "exact", oos_available = "exact",
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     x_train = unname_matrix(X), kernel = unclass(ks), alpha = m$alpha, col_means = m$col_means,
     grand_mean = m$grand_mean, solver = m$solver
   )
@@ -206,11 +203,8 @@ summary_extra.manifold_kpca <- function(object) {
 mds <- function(X, ndim = 2, eigen_solver = c("auto", "dense", "iterative"),
                 pca = NULL, pca_scale = FALSE, metric = "euclidean",
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
   given <- is_distance_input(X, metric)
-  if (!given && needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
-  }
+  if (!given && needs_input_model()) return(fit_input_model())
   if (given) {
     n <- distance_prologue("mds")
     ndim <- check_ndim(ndim, n - 1L)
@@ -236,7 +230,7 @@ mds <- function(X, ndim = 2, eigen_solver = c("auto", "dense", "iterative"),
     class = "manifold_mds", method = "Classical MDS", embedding = m$embedding, X = X,
     params = list(eigen_solver = eigen_solver), eigenvalues = m$values,
     oos_default = "gower", oos_available = c("gower", "nystrom"),
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     x_train = if (given) NULL else unname_matrix(X), lsharp = m$lsharp_t, mu = m$mu,
     grand_mean = m$grand_mean, negative_mass = m$negative_mass, solver = m$solver
   )

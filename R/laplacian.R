@@ -122,13 +122,8 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
   given <- is_distance_input(X, metric)
-  if (!given && needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- if (given) distance_prologue("laplacian_eigenmaps", min_rows = 4L, ndim_gap = 2L) else fit_prologue(ndim_gap = 2L)
+  n <- fit_prologue(ndim_gap = 2L, distances = "laplacian_eigenmaps") %||% return(fit_input_model())
   graph <- check_choice(graph, c("knn", "eps", "full"), "graph")
   if (given && graph == "full") {
     abort_input("graph", "= \"full\" is not available for distances; use graph = \"knn\" or \"eps\".")
@@ -207,7 +202,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                   laplacian = laplacian),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "nystrom", oos_available = c("nystrom", "lvm"),
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     X_train = if (given) NULL else X, graph = graph, k = k, eps = eps, weights = weights,
     sigma = m$sigma, sigma_rule = rule, laplacian = laplacian,
     degree = if (laplacian == "symmetric") m$degree else NULL,

@@ -190,11 +190,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
+  if (needs_input_model()) return(fit_input_model())
   X <- as_data_matrix(X, "X", min_rows = 4L)
   knn_method <- local_knn_method(knn_method, X)
   n <- nrow(X)
@@ -310,7 +306,7 @@ lgrm <- function(X, ndim = 2, k = 10, p = ndim, gamma = 1e-4, mu = 1e-5, kernel 
                   landmarks = if (is.null(lm_idx)) NULL else length(lm_idx)),
     eigenvalues = m$values,
     oos_default = "regression", oos_available = "regression",
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     basis = unname(basis), beta = m$beta, c = m$c, kernel = ks,
     train_residual_rms = tr, quad = c(local = m$ll_quad, global = m$lg_quad),
     n_rank_deficient = n_def, n_components = n_comp, n_duplicates = n_dup,

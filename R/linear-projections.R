@@ -276,22 +276,12 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 metric = "euclidean", neighbors = NULL,
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  verbose <- check_verbose(verbose)
-  cm <- lp_common(X, ndim, pca, regularize)
-  knn_method <- local_knn_method(knn_method, cm$X)
-  X <- cm$X
+  cm <- lp_prologue(regularize) %||% return(fit_input_model())
   constraint <- check_choice(constraint, c("degree", "covariance"), "constraint")
   center <- check_choice(center, c("mean", "degree"), "center")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
-  t0 <- lp_progress_start(verbose, "LPP", X, cm$ndim)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"),
-                        knn_method)
-  t1 <- lp_progress_graph(verbose, "LPP", gr, t0)
+  g <- lp_graph_stage("LPP", X, cm$ndim, k, weights, sigma, graph, on_disconnected, knn_method, verbose)
+  gr <- g$gr
   d <- gr$degree
   if (constraint == "degree") {
     mu <- if (center == "degree") colSums(d * X) / sum(d) else colMeans(X)
@@ -307,7 +297,7 @@ lpp <- function(X, ndim = 2, k = 5, weights = c("heat", "binary"), sigma = "mean
     res <- lp_solve(Xc, L, rep(1, nrow(X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
     values <- res$values
   }
-  lp_graph_fit("LPP", X, mu, res, values, gr, verbose, t0, t1, call,
+  lp_graph_fit("LPP", X, mu, res, values, g, verbose, match.call(),
                params = list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma,
                              constraint = constraint, center = center, pca = cm$pca,
                              regularize = cm$regularize))
@@ -372,21 +362,11 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  verbose <- check_verbose(verbose)
-  cm <- lp_common(X, ndim, pca, 0)
-  knn_method <- local_knn_method(knn_method, cm$X)
-  X <- cm$X
+  cm <- lp_prologue(0) %||% return(fit_input_model())
   type <- check_choice(type, c("cai", "trace"), "type")
   min_beta <- check_number(min_beta, "min_beta", lower = 0, upper = 1)
-  t0 <- lp_progress_start(verbose, "OLPP", X, cm$ndim)
-  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"),
-                        knn_method)
-  t1 <- lp_progress_graph(verbose, "OLPP", gr, t0)
+  g <- lp_graph_stage("OLPP", X, cm$ndim, k, weights, sigma, graph, on_disconnected, knn_method, verbose)
+  gr <- g$gr
   mu <- colMeans(X)
   Xc <- sweep(X, 2, mu)
   if (type == "cai") {
@@ -398,21 +378,27 @@ olpp <- function(X, ndim = 2, k = 5, type = c("cai", "trace"), weights = c("heat
     res <- lp_solve(Xc, L, rep(1, nrow(X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
     values <- res$values
   }
-  lp_graph_fit("OLPP", X, mu, res, values, gr, verbose, t0, t1, call,
+  lp_graph_fit("OLPP", X, mu, res, values, g, verbose, match.call(),
                params = list(knn_method = knn_method, type = type, k = gr$info$k, weights = gr$info$weights,
                              sigma = gr$info$sigma, pca = cm$pca))
 }
 
 # ---- NPE / NPP and ONPP -------------------------------------------------------------
 
-# Shared set-up of NPE and ONPP: validated arguments, the LLE cost matrix
-# M = (I - W)'(I - W) and the centred data (t0 = start of the timed part).
-lle_linear_setup <- function(X, ndim, k, reg, pca, regularize, verbose = FALSE, label = "NPE",
-                             knn_method = "exact") {
-  cm <- lp_common(X, ndim, pca, regularize)
+# The opening and set-up of NPE and ONPP (`label` names the method), as
+# fit_prologue() is the opening of the other methods: NULL when X must first
+# go through the input front end (the caller then returns fit_input_model());
+# else checks `verbose` and resolves `knn_method` in the calling function's
+# frame, then validates the other arguments and returns them with the LLE cost
+# matrix M = (I - W)'(I - W) and the centred data (t0 = start of the timed part).
+lle_linear_setup <- function(label, regularize, env = parent.frame()) {
+  if (needs_input_model(env)) return(NULL)
+  verbose <- env$verbose <- check_verbose(env$verbose)
+  knn_method <- env$knn_method <- local_knn_method(env$knn_method, as_data_matrix(env$X, "X"))
+  cm <- lp_common(env$X, env$ndim, env$pca, regularize)
   X <- cm$X
-  k <- check_k(k, nrow(X))
-  reg <- check_number(reg, "reg", lower = 0)
+  k <- check_k(env$k, nrow(X))
+  reg <- check_number(env$reg, "reg", lower = 0)
   t0 <- lp_progress_start(verbose, label, X, cm$ndim)
   M <- lle_cost(X, k, reg, knn_method)
   t1 <- mo_progress(verbose, "%s: kNN (k = %d) and reconstruction weights done", label, k, start = t0)
@@ -437,17 +423,43 @@ lp_progress_done <- function(verbose, label, res, t0, t1) {
   mo_progress(verbose, "%s: done", label, start = t0)
 }
 
-# The end of the graph projections (LPP, OLPP; `label` names the method): the
-# notes on an automatic ridge and on a disconnected graph, the last progress
-# stages, and the fit of class manifold_<label in lower case>.
-lp_graph_fit <- function(label, X, mu, res, values, gr, verbose, t0, t1, call, params) {
+# The opening of the graph projections (LPP, OLPP), as fit_prologue() is of
+# the other methods: NULL when X must first go through the input front end
+# (the caller then returns fit_input_model()); else checks `verbose`, the
+# data, `ndim`, `pca` and `regularize` (lp_common()) and resolves
+# `knn_method`, in that order and in the calling function's frame (`X`
+# becomes the checked matrix), and returns the list of lp_common().
+lp_prologue <- function(regularize, env = parent.frame()) {
+  if (needs_input_model(env)) return(NULL)
+  env$verbose <- check_verbose(env$verbose)
+  cm <- lp_common(env$X, env$ndim, env$pca, regularize)
+  env$knn_method <- local_knn_method(env$knn_method, cm$X)
+  env$X <- cm$X
+  cm
+}
+
+# The weight graph of a graph projection (`label` names the method) with its
+# progress lines: the graph `gr` and the start (`t0`) and end (`t1`) times of
+# the stage.
+lp_graph_stage <- function(label, X, ndim, k, weights, sigma, graph, on_disconnected, knn_method, verbose) {
+  t0 <- lp_progress_start(verbose, label, X, ndim)
+  gr <- lp_weight_graph(X, k, weights, sigma, graph, on_disconnected, c("keep", "error", "connect"),
+                        knn_method)
+  list(gr = gr, t0 = t0, t1 = lp_progress_graph(verbose, label, gr, t0))
+}
+
+# The end of the graph projections (`label` names the method; `g` is the
+# result of lp_graph_stage()): the notes on an automatic ridge and on a
+# disconnected graph, the last progress stages, and the fit of class
+# manifold_<label in lower case>.
+lp_graph_fit <- function(label, X, mu, res, values, g, verbose, call, params) {
   method <- tolower(label)
   lp_ridge_note(res, method)
-  lp_disconnected_note(gr, values, method)
-  lp_progress_done(verbose, label, res, t0, t1)
+  lp_disconnected_note(g$gr, values, method)
+  lp_progress_done(verbose, label, res, g$t0, g$t1)
   new_linear_fit(paste0("manifold_", method), label, X, mu, res$A, values, params = params,
-                 res = res, time = proc.time()[["elapsed"]] - t0, call = call,
-                 extra = list(n_components = gr$info$n_components))
+                 res = res, time = proc.time()[["elapsed"]] - g$t0, call = call,
+                 extra = list(n_components = g$gr$info$n_components))
 }
 
 # LLE cost matrix M = (I - W)'(I - W) with reconstruction weights (Roweis & Saul 2000).
@@ -501,14 +513,7 @@ npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 metric = "euclidean", neighbors = NULL,
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  verbose <- check_verbose(verbose)
-  knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
-  s <- lle_linear_setup(X, ndim, k, reg, pca, regularize, verbose, "NPE", knn_method)
+  s <- lle_linear_setup("NPE", regularize) %||% return(fit_input_model())
   cm <- s$cm
   mo_progress(verbose, "NPE: generalised eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "weighted", "bottom", cm$ndim, cm$pca, cm$regularize)
@@ -516,7 +521,7 @@ npe <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE, regularize = 0,
   lp_progress_done(verbose, "NPE", res, s$t0, s$t1)
   new_linear_fit("manifold_npe", "NPE", s$X, s$mu, res$A, res$values,
                  params = list(knn_method = knn_method, k = s$k, reg = s$reg, pca = cm$pca, regularize = cm$regularize),
-                 res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
+                 res = res, time = proc.time()[["elapsed"]] - s$t0, call = match.call())
 }
 
 #' @rdname npe
@@ -561,19 +566,12 @@ onpp <- function(X, ndim = 2, k = 10, reg = 1e-3, pca = TRUE,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca_dims(pca), metric, neighbors)) {
-    return(fit_with_input(X, pca_dims(pca), metric, FALSE, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  verbose <- check_verbose(verbose)
-  knn_method <- local_knn_method(knn_method, as_data_matrix(X, "X"))
-  s <- lle_linear_setup(X, ndim, k, reg, pca, 0, verbose, "ONPP", knn_method)
+  s <- lle_linear_setup("ONPP", 0) %||% return(fit_input_model())
   cm <- s$cm
   mo_progress(verbose, "ONPP: orthogonal eigen-solve")
   res <- lp_solve(s$Xc, s$M, rep(1, nrow(s$X)), "orthogonal", "bottom", cm$ndim, cm$pca, 0)
   lp_progress_done(verbose, "ONPP", res, s$t0, s$t1)
   new_linear_fit("manifold_onpp", "ONPP", s$X, s$mu, res$A, res$values,
                  params = list(knn_method = knn_method, k = s$k, reg = s$reg, pca = cm$pca),
-                 res = res, time = proc.time()[["elapsed"]] - s$t0, call = call)
+                 res = res, time = proc.time()[["elapsed"]] - s$t0, call = match.call())
 }

@@ -159,19 +159,14 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- fit_prologue(ndim_gap = 2L)
+  n <- fit_prologue(ndim_gap = 2L) %||% return(fit_input_model())
   k <- check_k(k, n)
   reg <- check_number(reg, "reg", lower = 0)
   scaling <- check_choice(scaling, c("unit_norm", "unit_cov"), "scaling")
   eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
   variant <- check_choice(variant, c("standard", "modified", "hessian"), "variant")
   if (variant != "standard") {
-    return(lle_variant(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, call,
+    return(lle_variant(X, ndim, k, reg, scaling, eigen_solver, variant, verbose, match.call(),
                        knn_method = knn_method))
   }
   threads <- default_threads()
@@ -197,7 +192,7 @@ lle <- function(X, ndim = 2, k = 10, reg = 1e-3, scaling = c("unit_norm", "unit_
     params = list(knn_method = knn_method, k = k, reg = reg, scaling = scaling),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "reconstruction", oos_available = c("reconstruction", "nystrom"),
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     X_train = X, k = k, reg = reg, scaling = scaling, n_duplicates = n_dup,
     solver = solver_info(m), variant = "standard"
   )

@@ -77,12 +77,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- fit_prologue(ndim_gap = 2L)
+  n <- fit_prologue(ndim_gap = 2L) %||% return(fit_input_model())
   include_self <- check_flag(include_self, "include_self")
   k <- check_k(k, if (include_self) n + 1L else n, min = if (include_self) 2L else 1L)
   if (k < ndim + 2L) {
@@ -124,7 +119,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
     params = list(knn_method = knn_method, k = k, include_self = include_self, reg = reg),
     eigenvalues = c(m$dropped, m$values),
     oos_default = "reconstruction", oos_available = "reconstruction",
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     X_train = X, k = k, include_self = include_self, reg = reg, n_duplicates = n_dup,
     n_rank_deficient = as.integer(m$n_rank_deficient), solver = solver_info(m)
   )

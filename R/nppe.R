@@ -150,12 +150,7 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- fit_prologue()
+  n <- fit_prologue() %||% return(fit_input_model())
   k <- check_k(k, n)
   degree <- check_number(degree, "degree", lower = 1, upper = 50, integer = TRUE)
   basis <- check_choice(basis, c("hadamard", "full"), "basis")
@@ -201,7 +196,7 @@ nppe <- function(X, ndim = 2, k = 10, degree = 2, basis = c("hadamard", "full"),
     params = list(knn_method = knn_method, k = k, degree = degree, basis = basis, ridge = ridge, reg = reg,
                   center = center, scale = scale),
     eigenvalues = m$values, oos_default = "polynomial", oos_available = "polynomial",
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     coefficients = V, center = m$mu, scale = m$s, kept_columns = m$keep,
     dropped_columns = m$dropped, feature_means = m$phibar, degree = degree, basis = basis,
     n_features_poly = as.integer(q),
@@ -308,12 +303,7 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
                    knn_method = getOption("manifoldOOS.knn_method", "auto"),
                    pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                    verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- fit_prologue()
+  n <- fit_prologue() %||% return(fit_input_model())
   lambda <- check_number(lambda, "lambda", lower = 0)
   if (is.null(sigma)) {
     sigma <- pairwise_scale(X, "median_pairwise") / sqrt(2)
@@ -335,7 +325,7 @@ ke_lle <- function(X, ndim = 2, k = 10, reg = 1e-3, lambda = 1e-3, sigma = NULL,
     class = "manifold_ke_lle", method = "KE (stand-in)", embedding = embedding(res$value$base), X = X,
     params = list(knn_method = knn_method, k = k, reg = reg, lambda = lambda, sigma = sigma),
     eigenvalues = res$value$base$eigenvalues, oos_default = "ke", oos_available = "ke",
-    fit_time = res$time, call = call, map = res$value$map
+    fit_time = res$time, call = match.call(), map = res$value$map
   )
 }
 

@@ -209,11 +209,7 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean",
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
-  }
-  n <- fit_prologue()
+  n <- fit_prologue() %||% return(fit_input_model())
   p <- ncol(X)
   if (p < 2L) abort_input("X", "must have at least 2 columns (PLML needs ndim < ncol(X)).")
   ndim <- check_ndim(ndim, p - 1L)
@@ -306,7 +302,7 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
                   init = init, contiguous = contiguous,
                   n_components = if (cluster == "gmm") n_components),
     oos_default = "goose", oos_available = c("goose", "model"),
-    fit_time = res$time, call = call,
+    fit_time = res$time, call = match.call(),
     X_train = X, goose_k = goose_k, labels = m$label, n_models = m$n_clusters,
     centres = m$centres, bases = m$bases, maps = m$maps, model_tree = m$model_tree,
     walk = m$walk, root = m$root,

@@ -34,7 +34,10 @@ mean_sq_dist <- function(X) {
   2 * (n * s - sum(cs^2)) / (n * (n - 1))
 }
 
-supervised_setup <- function(X, labels, ndim, beta, graph, wb, k_within, k_between) {
+# The checked arguments shared by supervised_le() and fisher_embedding() (in
+# this order: `verbose`, the data and graphs, then 1 <= ndim <= n - ndim_gap).
+supervised_setup <- function(X, labels, ndim, beta, graph, wb, k_within, k_between, verbose, ndim_gap) {
+  verbose <- check_verbose(verbose)
   X <- as_data_matrix(X, "X", min_rows = 4L)
   f <- check_labels(labels, nrow(X))
   graph <- check_choice(graph, c("adaptive", "knn"), "graph")
@@ -43,11 +46,22 @@ supervised_setup <- function(X, labels, ndim, beta, graph, wb, k_within, k_betwe
   k_between <- check_number(k_between, "k_between", lower = 1, integer = TRUE)
   beta <- if (is.null(beta)) mean_sq_dist(X) else check_number(beta, "beta", lower = 0, lower_open = TRUE)
   if (!(beta > 0)) abort_input("X", "has all rows identical (zero mean squared distance).")
-  list(X = X, f = f, codes = as.integer(f), graph = graph, wb = wb, k_within = k_within,
-       k_between = k_between, beta = beta)
+  list(X = X, f = f, codes = as.integer(f), graph = graph,
+       graph_code = match(graph, c("adaptive", "knn")) - 1L, wb = wb, k_within = k_within,
+       k_between = k_between, beta = beta, verbose = verbose, ndim = check_ndim(ndim, nrow(X) - ndim_gap))
 }
 
-supervised_fit <- function(s, m, class, method, params, ndim, call, time) {
+# The core solver `solve()` of a supervised embedding (`label` names it in the
+# progress lines), timed.
+supervised_solve <- function(s, label, solve) {
+  t0 <- mo_progress(s$verbose, "%s: %d points, %d classes -> %d dimensions (%s graphs)", label, nrow(s$X),
+                    length(unique(s$codes)), s$ndim, s$graph)
+  res <- timed(core(solve()))
+  mo_progress(s$verbose, "%s: done", label, start = t0)
+  res
+}
+
+supervised_fit <- function(s, m, class, method, params, call, time) {
   new_manifold_fit(
     class = c(class, "manifold_supervised"), method = method, embedding = m$Y, X = s$X,
     params = c(params, list(beta = s$beta, graph = s$graph, wb = s$wb)),
@@ -134,23 +148,17 @@ supervised_le <- function(X, labels, ndim = 2, mu = 0.01, beta = NULL,
                           k_within = 5, k_between = 5, drop_trivial = TRUE,
                           pca = NULL, pca_scale = FALSE, metric = "euclidean",
                           verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
-  }
-  verbose <- check_verbose(verbose)
-  s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between)
-  ndim <- check_ndim(ndim, nrow(s$X) - 2L)
+  if (needs_input_model()) return(fit_input_model())
+  s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between, verbose, ndim_gap = 2L)
   mu <- check_number(mu, "mu", lower = 0)
   drop_trivial <- check_flag(drop_trivial, "drop_trivial")
-  t0 <- mo_progress(verbose, "S-LE: %d points, %d classes -> %d dimensions (%s graphs)", nrow(s$X),
-                    length(unique(s$codes)), ndim, s$graph)
-  res <- timed(core(.mo_sle_fit(s$X, s$codes, ndim, mu, s$beta, match(s$graph, c("adaptive", "knn")) - 1L,
-                                s$k_within, s$k_between, s$wb == "binary", drop_trivial)))
+  res <- supervised_solve(s, "S-LE", function() {
+    .mo_sle_fit(s$X, s$codes, s$ndim, mu, s$beta, s$graph_code, s$k_within, s$k_between, s$wb == "binary",
+                drop_trivial)
+  })
   m <- res$value
-  mo_progress(verbose, "S-LE: done", start = t0)
   fit <- supervised_fit(s, m, "manifold_sle", "supervised Laplacian eigenmaps",
-                        list(mu = mu, drop_trivial = drop_trivial), ndim, call, res$time)
+                        list(mu = mu, drop_trivial = drop_trivial), match.call(), res$time)
   fit$Yfull <- m$Yfull
   fit$dropped <- m$dropped
   fit
@@ -164,21 +172,14 @@ fisher_embedding <- function(X, labels, ndim = 2, eps = 1e-6, beta = NULL,
                              k_within = 5, k_between = 5,
                              pca = NULL, pca_scale = FALSE, metric = "euclidean",
                              verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame()))
-  }
-  verbose <- check_verbose(verbose)
-  s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between)
-  ndim <- check_ndim(ndim, nrow(s$X) - 1L)
+  if (needs_input_model()) return(fit_input_model())
+  s <- supervised_setup(X, labels, ndim, beta, graph, wb, k_within, k_between, verbose, ndim_gap = 1L)
   eps <- check_number(eps, "eps", lower = 0, lower_open = TRUE)
-  t0 <- mo_progress(verbose, "Fisher embedding: %d points, %d classes -> %d dimensions (%s graphs)", nrow(s$X),
-                    length(unique(s$codes)), ndim, s$graph)
-  res <- timed(core(.mo_fisher_fit(s$X, s$codes, ndim, eps, s$beta, match(s$graph, c("adaptive", "knn")) - 1L,
-                                   s$k_within, s$k_between, s$wb == "binary")))
-  mo_progress(verbose, "Fisher embedding: done", start = t0)
+  res <- supervised_solve(s, "Fisher embedding", function() {
+    .mo_fisher_fit(s$X, s$codes, s$ndim, eps, s$beta, s$graph_code, s$k_within, s$k_between, s$wb == "binary")
+  })
   supervised_fit(s, res$value, "manifold_fisher", "nonlinear Fisher-like embedding",
-                 list(eps = eps), ndim, call, res$time)
+                 list(eps = eps), match.call(), res$time)
 }
 
 #' @export
@@ -314,23 +315,13 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   verbose <- check_verbose(verbose)
   t0 <- proc.time()[["elapsed"]]
   is_fit <- inherits(fit_or_Y, "manifold_fit")
-  if (is_fit) {
-    Y <- embedding(fit_or_Y)
-    # a fit with an input model (pca =, metric =): the data as the fit sees them
-    if (!is.null(X) && !is.null(fit_or_Y$input)) X <- fit_newdata(fit_or_Y, X, "X", min_rows = 4L)
-    if (!is.null(fit_or_Y$input) && !missing(X_unlabeled) && !is.null(X_unlabeled)) {
-      X_unlabeled <- fit_newdata(fit_or_Y, X_unlabeled, "X_unlabeled")
-    }
-    if (is.null(X)) X <- fit_or_Y$X_train
-    if (is.null(labels)) labels <- fit_or_Y$labels
-    if (is.null(X)) abort_input("X", "must be given: the fit does not store its training data.")
-  } else {
-    Y <- fit_or_Y
-  }
-  X <- as_data_matrix(X, "X", min_rows = 4L)
+  inp <- sosi_data(fit_or_Y, X, labels, if (!missing(X_unlabeled)) X_unlabeled)
+  if (is_fit && is.null(inp$X)) abort_input("X", "must be given: the fit does not store its training data.")
+  X_unlabeled <- inp$X_unlabeled
+  X <- as_data_matrix(inp$X, "X", min_rows = 4L)
   N <- nrow(X)
-  Y <- as_embedding_matrix(Y, N)
-  f <- check_labels(labels, N)
+  Y <- as_embedding_matrix(inp$Y, N)
+  f <- check_labels(inp$labels, N)
   codes <- as.integer(f)
   M <- nlevels(f)
   if (missing(X_unlabeled) || is.null(X_unlabeled)) {
@@ -446,6 +437,23 @@ sosi <- function(fit_or_Y, X = NULL, labels = NULL, X_unlabeled, sigma_mode = NU
   out
 }
 
+# The embedding, training data, labels and unlabelled rows sosi() and
+# regularizer_path() work on: those given or, from a fit, its embedding and
+# (unless given) its training data and labels. Data given with a fit that has
+# an input model (pca =, metric =) are read as the fit sees them.
+sosi_data <- function(fit_or_Y, X, labels, X_unlabeled) {
+  if (!inherits(fit_or_Y, "manifold_fit")) {
+    return(list(Y = fit_or_Y, X = X, labels = labels, X_unlabeled = X_unlabeled))
+  }
+  fit <- fit_or_Y
+  if (!is.null(fit$input)) {
+    if (!is.null(X)) X <- fit_newdata(fit, X, "X", min_rows = 4L)
+    if (!is.null(X_unlabeled)) X_unlabeled <- fit_newdata(fit, X_unlabeled, "X_unlabeled")
+  }
+  list(Y = embedding(fit), X = X %||% fit$X_train, labels = labels %||% fit$labels,
+       X_unlabeled = X_unlabeled)
+}
+
 check_schedule <- function(schedule, N, Q) {
   if (!is.numeric(schedule) || !length(schedule) || anyNA(schedule) || any(schedule != round(schedule))) {
     abort_input("schedule", "must be a vector of whole numbers (total centres per round).")
@@ -543,21 +551,11 @@ regularizer_path <- function(fit_or_Y, X = NULL, labels = NULL, sigma_grid = NUL
                              lambda = NULL, K_dir = 5, dir_neighbors = c("per_class", "global"),
                              sep_quantile = 0, X_unlabeled = NULL, labels_unlabeled = NULL,
                              truncate = TRUE) {
-  if (inherits(fit_or_Y, "manifold_fit")) {
-    Y <- embedding(fit_or_Y)
-    # a fit with an input model (pca =, metric =): the data as the fit sees them
-    if (!is.null(X) && !is.null(fit_or_Y$input)) X <- fit_newdata(fit_or_Y, X, "X", min_rows = 4L)
-    if (!is.null(fit_or_Y$input) && !missing(X_unlabeled) && !is.null(X_unlabeled)) {
-      X_unlabeled <- fit_newdata(fit_or_Y, X_unlabeled, "X_unlabeled")
-    }
-    if (is.null(X)) X <- fit_or_Y$X_train
-    if (is.null(labels)) labels <- fit_or_Y$labels
-  } else {
-    Y <- fit_or_Y
-  }
-  X <- as_data_matrix(X, "X", min_rows = 4L)
-  Y <- as_embedding_matrix(Y, nrow(X))
-  f <- check_labels(labels, nrow(X))
+  inp <- sosi_data(fit_or_Y, X, labels, X_unlabeled)
+  X_unlabeled <- inp$X_unlabeled
+  X <- as_data_matrix(inp$X, "X", min_rows = 4L)
+  Y <- as_embedding_matrix(inp$Y, nrow(X))
+  f <- check_labels(inp$labels, nrow(X))
   n_grid <- check_number(n_grid, "n_grid", lower = 2, upper = 10000, integer = TRUE)
   K_dir <- check_number(K_dir, "K_dir", lower = 1, integer = TRUE)
   dir_neighbors <- check_choice(dir_neighbors, c("per_class", "global"), "dir_neighbors")

@@ -174,12 +174,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
+  n <- fit_prologue(min_rows = 3L, ndim_gap = 2L) %||% return(fit_input_model())
   kernel <- check_choice(kernel, c("linear", "rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
   intercept <- check_flag(intercept, "intercept")
@@ -194,7 +189,7 @@ spectral_regression <- function(X, ndim = 2, k = 5, kernel = c("linear", "rbf", 
     abort_input("intercept", "must be TRUE for the linear kernel (the data are centred).")
   }
   sr_fit(X, ndim, gr, laplacian, ks, if (is.null(ks)) NULL else alpha, alpha, intercept,
-         "manifold_sr", if (kernel == "linear") "SR" else "KSR", params, t0, call, verbose)
+         "manifold_sr", if (kernel == "linear") "SR" else "KSR", params, t0, match.call(), verbose)
 }
 
 #' Kernel locality preserving projections (KLPP)
@@ -248,12 +243,7 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
-  call <- match.call()
-  if (needs_input(X, pca, metric, neighbors)) {
-    return(fit_with_input(X, pca, metric, pca_scale, call, sys.function(), parent.frame(),
-                          neighbors = neighbors))
-  }
-  n <- fit_prologue(min_rows = 3L, ndim_gap = 2L)
+  n <- fit_prologue(min_rows = 3L, ndim_gap = 2L) %||% return(fit_input_model())
   kernel <- check_choice(kernel, c("rbf", "polynomial"), "kernel")
   laplacian <- check_choice(laplacian, c("generalized", "unnormalized"), "laplacian")
   intercept <- check_flag(intercept, "intercept")
@@ -265,5 +255,5 @@ klpp <- function(X, ndim = 2, k = 5, kernel = c("rbf", "polynomial"), ridge = 1e
   params <- list(knn_method = knn_method, k = gr$info$k, weights = gr$info$weights, sigma = gr$info$sigma, kernel = kernel,
                  ridge = ridge, laplacian = laplacian, intercept = intercept)
   sr_fit(X, ndim, gr, laplacian, ks, delta, NULL, intercept, c("manifold_klpp", "manifold_sr"),
-         "KLPP", params, t0, call, verbose)
+         "KLPP", params, t0, match.call(), verbose)
 }

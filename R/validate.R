@@ -441,12 +441,26 @@ predict_rule_args <- function(object, method) {
   unique(own)
 }
 
-# The opening shared by the fitting functions: checks `verbose`, makes `X` a
-# numeric matrix of at least `min_rows` rows and resolves `knn_method` for it,
-# all in the calling function's frame (which must have `X`, `verbose` and
-# `knn_method`); with `ndim_gap` a number, also checks the frame's `ndim`
-# (1 <= ndim <= nrow(X) - ndim_gap). Returns the number of rows.
-fit_prologue <- function(min_rows = 4L, ndim_gap = NULL, env = parent.frame()) {
+# The opening of the fitting functions that read X with it (see "the opening
+# of a fitting function" in R/input.R):
+#
+#   n <- fit_prologue(ndim_gap = 2L) %||% return(fit_input_model())
+#
+# Returns NULL when X must first go through the input front end (`pca =`, a
+# metric other than Euclidean, a sparse matrix, a container, given
+# `neighbors`; needs_input()), so that the caller returns the fit through it.
+# Otherwise checks `verbose`, makes `X` a numeric matrix of at least
+# `min_rows` rows and resolves `knn_method` for it, all in the calling
+# function's frame (which must have `X`, `verbose`, `knn_method`, `pca` and
+# `metric`); with `ndim_gap` a number, also checks the frame's `ndim`
+# (1 <= ndim <= nrow(X) - ndim_gap), and returns the number of rows. A
+# function that takes distances names itself in `distances`: given
+# distances, X is read as them (distance_prologue()).
+fit_prologue <- function(min_rows = 4L, ndim_gap = NULL, distances = NULL, env = parent.frame()) {
+  if (!is.null(distances) && is_distance_input(get("X", envir = env), env$metric)) {
+    return(distance_prologue(distances, min_rows, ndim_gap, env))
+  }
+  if (needs_input_model(env)) return(NULL)
   env$verbose <- check_verbose(env$verbose)
   env$X <- as_data_matrix(env$X, "X", min_rows = min_rows)
   env$knn_method <- local_knn_method(env$knn_method, env$X)

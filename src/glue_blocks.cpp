@@ -281,15 +281,9 @@ Rcpp::List radius_to_list(const manifoldOOS::radius_lists& r) {
 
 // Added edges as an R list (1-based i < j, length).
 Rcpp::List edges_to_list(const std::vector<manifoldOOS::added_edge>& e) {
-  Rcpp::IntegerVector i(e.size()), j(e.size());
-  Rcpp::NumericVector len(e.size());
-  for (std::size_t t = 0; t < e.size(); ++t) {
-    i[t] = mo_index1(e[t].i);
-    j[t] = mo_index1(e[t].j);
-    len[t] = e[t].length;
-  }
-  return Rcpp::List::create(Rcpp::Named("i") = i, Rcpp::Named("j") = j,
-                            Rcpp::Named("length") = len);
+  const mo_edge_columns c = mo_edges(e, &manifoldOOS::added_edge::length);
+  return Rcpp::List::create(Rcpp::Named("i") = c.i, Rcpp::Named("j") = c.j,
+                            Rcpp::Named("length") = c.weight);
 }
 
 

@@ -65,6 +65,26 @@ inline Rcpp::NumericVector mo_vec(const arma::vec& v) {
   return Rcpp::NumericVector(v.begin(), v.end());
 }
 
+// The columns of an R table of edges: 1-based endpoints and a weight per edge.
+struct mo_edge_columns {
+  Rcpp::IntegerVector i, j;
+  Rcpp::NumericVector weight;
+};
+
+// Core edges (0-based `i`, `j` and the double member `weight` points to, as in
+// added_edge and mst_edge) -> the columns of an R edge table.
+template <typename Edge>
+inline mo_edge_columns mo_edges(const std::vector<Edge>& e, double Edge::*weight) {
+  mo_edge_columns c{Rcpp::IntegerVector(e.size()), Rcpp::IntegerVector(e.size()),
+                    Rcpp::NumericVector(e.size())};
+  for (std::size_t t = 0; t < e.size(); ++t) {
+    c.i[t] = mo_index1(e[t].i);
+    c.j[t] = mo_index1(e[t].j);
+    c.weight[t] = e[t].*weight;
+  }
+  return c;
+}
+
 #endif  // MANIFOLDOOS_GLUE_HELPERS_H
 
 // The helpers below exist when the core header they convert for was included

@@ -9,15 +9,9 @@
 namespace {
 
 Rcpp::DataFrame edges_df(const std::vector<manifoldOOS::mst_edge>& e) {
-  Rcpp::IntegerVector from(e.size()), to(e.size());
-  Rcpp::NumericVector w(e.size());
-  for (size_t r = 0; r < e.size(); ++r) {
-    from[r] = mo_index1(e[r].i);
-    to[r] = mo_index1(e[r].j);
-    w[r] = e[r].w;
-  }
-  return Rcpp::DataFrame::create(Rcpp::Named("from") = from, Rcpp::Named("to") = to,
-                                 Rcpp::Named("weight") = w);
+  const mo_edge_columns c = mo_edges(e, &manifoldOOS::mst_edge::w);
+  return Rcpp::DataFrame::create(Rcpp::Named("from") = c.i, Rcpp::Named("to") = c.j,
+                                 Rcpp::Named("weight") = c.weight);
 }
 
 }  // namespace
