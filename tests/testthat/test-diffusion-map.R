@@ -54,17 +54,23 @@ test_that("embedding distances are the diffusion distances at time t (all eigenv
   expect_equal(De2, Dt2, tolerance = 1e-8, ignore_attr = TRUE)
 })
 
+# The "or"-symmetrised kNN Gaussian kernel with a unit diagonal, built by hand.
+knn_kernel_ref <- function(X, k, sigma) {
+  n <- nrow(X)
+  nb <- knn(X, k)
+  A <- matrix(FALSE, n, n)
+  A[cbind(rep(seq_len(n), k), as.vector(nb$idx))] <- TRUE
+  A <- A | t(A)
+  diag(A) <- TRUE
+  exp(-as.matrix(stats::dist(X))^2 / (2 * sigma^2)) * A
+}
+
 test_that("kNN kernel: equals an independently built truncated kernel; all neighbours = dense", {
   roll <- swiss_roll(300, seed = 12)
   X <- roll$x
   fk <- diffusion_map(X, ndim = 2, kernel = "knn", kernel_k = 15, bandwidth = 1.5)
   expect_identical(fk$kernel, "knn")
-  nb <- knn(X, 15)
-  A <- matrix(FALSE, 300, 300)
-  A[cbind(rep(1:300, 15), as.vector(nb$idx))] <- TRUE
-  A <- A | t(A)
-  diag(A) <- TRUE
-  K <- exp(-as.matrix(stats::dist(X))^2 / (2 * 1.5^2)) * A
+  K <- knn_kernel_ref(X, 15, 1.5)
   ref <- dm_reference(X, 1.5, 1, 2, K = K)
   expect_equal(fk$eigenvalues, ref$values, tolerance = 1e-9)
   Yref <- ref$psi * rep(ref$values[-1], each = 300)
@@ -100,12 +106,7 @@ test_that("kNN kernel, alpha = 0.5: the deflated compressed solve equals the den
   # psi is pi-orthonormal: sum_i pi_i psi_ij psi_il = delta_jl
   expect_equal(crossprod(fs$psi * sqrt(fs$pi)), diag(3), tolerance = 1e-8)
   # the same kernel as an independent construction: q = K 1 with a unit diagonal
-  nb <- knn(X, 25)
-  A <- matrix(FALSE, 400, 400)
-  A[cbind(rep(1:400, 25), as.vector(nb$idx))] <- TRUE
-  A <- A | t(A)
-  diag(A) <- TRUE
-  K <- exp(-as.matrix(stats::dist(X))^2 / (2 * 1.6^2)) * A
+  K <- knn_kernel_ref(X, 25, 1.6)
   expect_equal(fs$q, unname(rowSums(K)), tolerance = 1e-12)
 })
 

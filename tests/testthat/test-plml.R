@@ -193,8 +193,8 @@ test_that("clusters respect the minimum size (constrained and kmeans_merge)", {
 })
 
 test_that("seeding: random data points or k-means++, and the auto rule", {
-  expect_identical(manifoldOOS:::plml_init("auto", "constrained", 20000L), "kmeans++")
-  expect_identical(manifoldOOS:::plml_init("auto", "constrained", 20001L), "random")
+  expect_identical(manifoldOOS:::plml_init("auto", "constrained", 5000L), "kmeans++")
+  expect_identical(manifoldOOS:::plml_init("auto", "constrained", 5001L), "random")
   expect_identical(manifoldOOS:::plml_init("auto", "kmeans_merge", 50000L), "kmeans++")
   expect_identical(manifoldOOS:::plml_init("kmeans++", "constrained", 50000L), "kmeans++")
   expect_identical(manifoldOOS:::plml_init("random", "kmeans_merge", 100L), "random")
