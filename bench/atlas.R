@@ -6,13 +6,19 @@
 #   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse
 #   ATLAS_SKLEARN  "1": scikit-learn SpectralEmbedding at sizes <= 1e5 (default "1");
 #                  its default solver, and eigen_solver = "amg" when pyamg imports
+#   ATLAS_KNN      "0": no separate knn() row (the fits' progress lines time the graph)
 #   ATLAS_PYTHON   python with scikit-learn                        default /usr/bin/python3
 #   ATLAS_TIMEOUT  seconds before a peer run is stopped            default 1800
+#   ATLAS_PARTS    "fits" (the table above; default) and/or "calibrate": the
+#                  deflated eigen-solve alone (shift-invert against LOBPCG) on
+#                  the symmetric Laplacian of 3-D and 50-D rolls (ATLAS_CAL_N,
+#                  default "2e4,1e5"), in this process, for the automatic choice
 # Every run is a child process under /usr/bin/time -v (bench_child() of
 # common.R): seconds, peak RSS, and |Spearman| of the first coordinate with
 # the roll parameter t. The knn() row times the HNSW search alone.
 
 num_env <- function(name, default) as.numeric(Sys.getenv(name, as.character(default)))
+parts <- strsplit(Sys.getenv("ATLAS_PARTS", "fits"), ",")[[1]]
 sizes <- as.numeric(strsplit(Sys.getenv("ATLAS_N", "1e5"), ",")[[1]])
 routes <- strsplit(Sys.getenv("ATLAS_ROUTES", "lobpcg,sparse"), ",")[[1]]
 do_sk <- Sys.getenv("ATLAS_SKLEARN", "1") == "1"
@@ -40,6 +46,33 @@ atlas_roll <- function(n, seed) {
   list(x = x, t = t)
 }
 
+if ("calibrate" %in% parts) {
+  cal_n <- as.numeric(strsplit(Sys.getenv("ATLAS_CAL_N", "2e4,1e5"), ",")[[1]])
+  cal <- list()
+  for (n in cal_n) for (dim in c(3L, 50L)) {
+    d <- atlas_roll(n, 11)
+    X <- if (dim == 3L) d$x %*% rot else d$x   # 3-D: the roll's own coordinates (plus the projected noise)
+    g <- neighbor_graph(X, k = k, knn_method = "hnsw")
+    L <- methods::as(graph_laplacian(g$W, "symmetric"), "CsparseMatrix")
+    u <- sqrt(Matrix::rowSums(g$W))
+    rm(g, X)
+    for (solver in c("shift_invert", "lobpcg")) {
+      gc(FALSE)
+      t0 <- proc.time()[["elapsed"]]
+      r <- manifoldOOS:::eigs_bottom_deflated(L, u, 2L, deflated = solver)
+      el <- proc.time()[["elapsed"]] - t0
+      y <- r$vectors[, 1] / u
+      cal[[length(cal) + 1L]] <- data.frame(n = n, dim = dim, nnz = length(L@x), solver = solver,
+                                            seconds = round(el, 2), lambda1 = signif(r$values[1], 8),
+                                            spearman = round(abs(cor(y, d$t, method = "spearman")), 5))
+      cat(sprintf("  n = %g, %d-D: %s %.2f s (%s)\n", n, dim, solver, el, r$note))
+    }
+  }
+  cat("\n-- calibration of the automatic choice: deflated eigen-solve only (k = 15, HNSW graph) --\n")
+  print(do.call(rbind, cal), row.names = FALSE)
+}
+if (!"fits" %in% parts) sizes <- numeric(0)
+
 rows <- list()
 add_row <- function(...) rows[[length(rows) + 1L]] <<- data.frame(..., stringsAsFactors = FALSE)
 
@@ -51,6 +84,7 @@ for (n in sizes) {
   saveRDS(d$t, ft, compress = FALSE)
   nlab <- format(n, big.mark = ",", scientific = FALSE)
   cat(sprintf("\n-- n = %s x %d, k = %d --\n", nlab, p, k))
+  if (Sys.getenv("ATLAS_KNN", "1") == "1") {
   r <- bench_child(c(
     'options(manifoldOOS.hnsw_cache = FALSE)',
     sprintf('X <- readRDS("%s")', fx),
@@ -59,6 +93,7 @@ for (n in sizes) {
     'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))'), work)
   add_row(n = n, what = "knn(method = \"hnsw\")", seconds = r$values[["seconds"]],
           peak_rss_mb = round(r$rss), spearman = NA_real_, method = NA_character_)
+  }
   for (route in routes) {
     r <- bench_child(c(
       'options(manifoldOOS.hnsw_cache = FALSE)',
@@ -106,19 +141,21 @@ for (n in sizes) {
   }
 }
 
-tab <- do.call(rbind, rows)
-tab$ratio_vs_lobpcg <- NA_real_
-for (n in unique(tab$n)) {
-  ref <- tab$seconds[tab$n == n & tab$method %in% "lobpcg"]
-  if (length(ref) == 1L && is.finite(ref)) {
-    sel <- tab$n == n & !is.na(tab$method)
-    tab$ratio_vs_lobpcg[sel] <- round(tab$seconds[sel] / ref, 2)
+if (length(rows)) {
+  tab <- do.call(rbind, rows)
+  tab$ratio_vs_lobpcg <- NA_real_
+  for (n in unique(tab$n)) {
+    ref <- tab$seconds[tab$n == n & tab$method %in% "lobpcg"]
+    if (length(ref) == 1L && is.finite(ref)) {
+      sel <- tab$n == n & !is.na(tab$method)
+      tab$ratio_vs_lobpcg[sel] <- round(tab$seconds[sel] / ref, 2)
+    }
   }
+  tab$seconds <- round(tab$seconds, 1)
+  tab$spearman <- round(tab$spearman, 5)
+  tab$method <- NULL
+  print(tab, row.names = FALSE)
 }
-tab$seconds <- round(tab$seconds, 1)
-tab$spearman <- round(tab$spearman, 5)
-tab$method <- NULL
-print(tab, row.names = FALSE)
 cat(sprintf("\n  commit %s, %s\n", tryCatch(system("git rev-parse --short HEAD", intern = TRUE),
                                             error = function(e) "?"), format(Sys.time(), tz = "UTC", usetz = TRUE)))
 unlink(work, recursive = TRUE)

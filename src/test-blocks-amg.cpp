@@ -64,10 +64,12 @@ context("smoothed-aggregation AMG block") {
   test_that("aggregation assigns every node to one of fewer, non-empty aggregates") {
     std::vector<long> agg;
     const long na = manifoldOOS::amg_detail::aggregate(L, 0.0, agg);
-    expect_true(na > 1 && na < n / 3);
+    const bool fewer = na > 1 && na < n / 3;
+    expect_true(fewer);
     std::set<long> seen(agg.begin(), agg.end());
     expect_true(long(seen.size()) == na);
-    expect_true(*seen.begin() == 0 && *seen.rbegin() == na - 1);
+    const bool contiguous = *seen.begin() == 0 && *seen.rbegin() == na - 1;
+    expect_true(contiguous);
   }
 
   test_that("the V-cycle is symmetric, positive definite on the complement of 1 and contracts") {

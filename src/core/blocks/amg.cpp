@@ -216,7 +216,7 @@ amg_hierarchy::amg_hierarchy(const sp_mat_e& A, const arma::vec& b, const amg_op
     for (long r0 = 0; r0 < n; r0 += blk) {
       const long len = std::min(blk, n - r0);
       const sp_mat_e Acol = Al.middleCols(r0, len);        // A(:, blk)
-      const sp_mat_e Pb = Pc.middleRows(r0, len);          // P(blk, :)
+      const sp_mat_e Pb = P.middleRows(r0, len);           // P(blk, :) (row-major panel)
       const sp_mat_e APb = Acol * Pb;                      // n x nc
       const sp_mat_e term = Pc.transpose() * APb;          // nc x nc
       Ac += term;
