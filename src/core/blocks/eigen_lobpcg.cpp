@@ -81,8 +81,15 @@ eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const 
     std::normal_distribution<double> nd;
     for (arma::uword i = 0; i < X.n_elem; ++i) X(i) = nd(gen);
   }
-  X = M.apply(M.apply(X));
+  // (a V-cycle may collapse the block, e.g. onto a second null vector of a
+  // disconnected graph: then the less smoothed block is kept)
+  X -= u * (u.t() * X);
   X = lobpcg_detail::orthonormal(X);
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    arma::mat Y = lobpcg_detail::orthonormal(M.apply(X));
+    if (long(Y.n_cols) < bs) break;
+    X = std::move(Y);
+  }
   if (long(X.n_cols) < bs) throw convergence_error("LOBPCG: the start block is rank deficient");
   arma::mat AX = times_a(X);
   arma::vec theta;
