@@ -21,7 +21,8 @@
 eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense_max_n", 2000L),
                      dense_top_max_n = getOption("manifoldOOS.dense_top_max_n", 500L),
                      fallback_max_n = 8000L, shift_eps = 1e-6, tol = 1e-10, maxit = 1000L,
-                     ncv = 0L, ridge = NULL) {
+                     ncv = 0L, ridge = NULL, deflated = "auto",
+                     lobpcg_min_n = getOption("manifoldOOS.lobpcg_min_n", 100000L), lobpcg_tol = 1e-9) {
   list(
     method = check_choice(method, c("auto", "dense", "iterative"), "method"),
     dense_max_n = check_number(dense_max_n, "dense_max_n", lower = 0, integer = TRUE),
@@ -31,8 +32,25 @@ eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense
     tol = check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE),
     maxit = check_number(maxit, "maxit", lower = 1, integer = TRUE),
     ncv = check_number(ncv, "ncv", lower = 0, integer = TRUE),
-    ridge = if (is.null(ridge)) -1 else check_number(ridge, "ridge", lower = 0)
+    ridge = if (is.null(ridge)) -1 else check_number(ridge, "ridge", lower = 0),
+    deflated = check_choice(deflated, c("auto", "shift_invert", "lobpcg"), "deflated"),
+    lobpcg_min_n = check_number(lobpcg_min_n, "lobpcg_min_n", lower = 0, integer = TRUE),
+    lobpcg_tol = check_number(lobpcg_tol, "lobpcg_tol", lower = 0, upper = 1, lower_open = TRUE)
   )
+}
+
+# Bottom m non-trivial eigenpairs of a sparse PSD matrix with the known null
+# vector `null_vec`, deflated (eigen_deflate.h). `deflated` picks the solver:
+# "shift_invert" (sparse factorisation), "lobpcg" (LOBPCG preconditioned by
+# smoothed-aggregation AMG) or "auto" (LOBPCG from `lobpcg_min_n` rows on).
+#' @noRd
+eigs_bottom_deflated <- function(A, null_vec, m, deflated = "auto", ...) {
+  A <- as_sym_sparse(A, "A")
+  null_vec <- as.numeric(null_vec)
+  if (length(null_vec) != nrow(A)) abort_input("null_vec", sprintf("must have length %d.", nrow(A)))
+  m <- check_m(m, nrow(A), "bottom")
+  opts <- eig_opts(method = "iterative", deflated = deflated, ...)
+  core(.mo_eigs_bottom_deflated(A, null_vec, m, opts))
 }
 
 # A finite, square, symmetric numeric (dense) matrix.

@@ -24,9 +24,20 @@
 #' smallest `k` (or `eps`) connecting it, unless `on_disconnected = "connect"`.
 #'
 #' Sparse graphs use dense LAPACK up to `min(getOption("manifoldOOS.dense_max_n",
-#' 2000), getOption("manifoldOOS.dense_sparse_max_n", 500))` points and a sparse shift-invert Lanczos solver (negative shift,
-#' never 0) above; `eigen_solver` forces a path. The full mesh is always
-#' solved densely.
+#' 2000), getOption("manifoldOOS.dense_sparse_max_n", 500))` points. Above,
+#' `eigen_solver = "auto"` uses a sparse shift-invert Lanczos solver (negative
+#' shift, never 0) below `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points
+#' and LOBPCG (Knyazev 2001) preconditioned by a smoothed-aggregation
+#' algebraic multigrid V-cycle (Vaněk, Mandel & Brezina 1996) from there on.
+#' Shift-invert factorises the Laplacian, which is fast for graphs of
+#' low-dimensional data but fills in heavily (time and memory) for kNN graphs
+#' of high-dimensional, noisy data with many points; LOBPCG needs only
+#' products with the Laplacian and multigrid cycles, whose cost grows
+#' linearly with the number of edges. `eigen_solver` forces a path:
+#' `"dense"`, `"sparse"` (shift-invert) or `"lobpcg"`. The path taken is
+#' recorded in `fit$solver$method`. Both iterative solvers return
+#' eigenvectors with relative residuals below \eqn{10^{-6}} or stop with an
+#' error. The full mesh is always solved densely.
 #'
 #' **Out-of-sample maps** (`predict(fit, newdata, method = )`). A new point
 #' \eqn{a} gets kernel weights \eqn{K(a, x_i)} over its neighbours among the
@@ -78,6 +89,9 @@
 #' @param on_disconnected `"error"` (default) or `"connect"` (join the
 #'   components by the edges of a minimum spanning tree over them, with a
 #'   warning; see [neighbor_graph()]).
+#' @param eigen_solver `"auto"` (default), `"dense"`, `"sparse"`
+#'   (shift-invert Lanczos) or `"lobpcg"` (LOBPCG with an algebraic multigrid
+#'   preconditioner); see Details.
 #' @param knn_method Neighbour search of the kNN graph and of the kNN-based
 #'   out-of-sample rules: `"auto"` (default; the option
 #'   `manifoldOOS.knn_method`), `"exact"` or `"hnsw"` (see [knn()]). The
@@ -104,6 +118,14 @@
 #'   (`X_train`), the graph settings (`graph`, `k`, `eps`, `weights`, `sigma`),
 #'   `laplacian`, the eigenvalues (the dropped trivial one first), the degrees
 #'   (`degree`, for `"symmetric"` only), `n_duplicates` and `solver`.
+#' @references
+#' Knyazev, A. V. (2001). Toward the optimal preconditioned eigensolver:
+#' locally optimal block preconditioned conjugate gradient method. *SIAM
+#' Journal on Scientific Computing*, 23(2), 517-541.
+#'
+#' Vaněk, P., Mandel, J. & Brezina, M. (1996). Algebraic multigrid by
+#' smoothed aggregation for second and fourth order elliptic problems.
+#' *Computing*, 56(3), 179-196.
 #' @seealso [manifold_fit], [neighbor_graph()], [graph_laplacian()].
 #' @export
 #' @examples
@@ -118,7 +140,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                                 eps = NULL,
                                 laplacian = c("generalized", "symmetric", "unnormalized"),
                                 on_disconnected = c("error", "connect"),
-                                eigen_solver = c("auto", "dense", "sparse"),
+                                eigen_solver = c("auto", "dense", "sparse", "lobpcg"),
                                 knn_method = getOption("manifoldOOS.knn_method", "auto"),
                                 pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                                 verbose = getOption("manifoldOOS.verbose", FALSE)) {
@@ -131,7 +153,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   weights <- check_choice(weights, c("heat", "binary"), "weights")
   laplacian <- check_choice(laplacian, c("generalized", "symmetric", "unnormalized"), "laplacian")
   on_disconnected <- check_choice(on_disconnected, c("error", "connect"), "on_disconnected")
-  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
+  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse", "lobpcg"), "eigen_solver")
   heat <- weights == "heat"
   rule <- NA_character_
   if (heat) {
@@ -149,7 +171,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   }
   if (graph == "full") {
     if (n > 5000L) abort_input("graph", sprintf("= \"full\" is limited to 5000 points (dense n x n weights); X has %d rows.", n))
-    if (eigen_solver == "sparse") abort_input("eigen_solver", "must be \"auto\" or \"dense\" for graph = \"full\".")
+    if (eigen_solver %in% c("sparse", "lobpcg")) abort_input("eigen_solver", "must be \"auto\" or \"dense\" for graph = \"full\".")
   }
   threads <- default_threads()
   t0 <- mo_progress(verbose, "Laplacian eigenmaps: %d points x %d features -> %d dimensions (%s graph%s)",
@@ -185,7 +207,7 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
                         as.integer(Matrix::nnzero(g$W) / 2), nrow(g$added_edges), start = t0)
       mo_progress(verbose, "Laplacian eigenmaps: %s Laplacian eigen-solve (eigen_solver = \"%s\")",
                   laplacian, eigen_solver)
-      m <- core(.mo_le_fit_sparse(g$W, laplacian, ndim, spectral_eig_opts(eigen_solver)))
+      m <- core(.mo_le_fit_sparse(g$W, laplacian, ndim, le_eig_opts(eigen_solver)))
       mo_progress(verbose, "Laplacian eigenmaps: eigen-solve done with %s", describe_solver(m$method),
                   start = t1)
       added <- nrow(g$added_edges)
@@ -210,6 +232,15 @@ laplacian_eigenmaps <- function(X, ndim = 2, k = 10, graph = c("knn", "eps", "fu
   )
   if (given) fit <- finish_distance_fit(fit, X, if (is.na(k)) 10L else k)
   fit
+}
+
+# Eigen-solver options of the sparse route: "sparse" is shift-invert Lanczos,
+# "lobpcg" LOBPCG with the AMG preconditioner, "auto" lets the deflated solver
+# choose from the size of the graph.
+le_eig_opts <- function(eigen_solver) {
+  opts <- spectral_eig_opts(if (eigen_solver == "lobpcg") "sparse" else eigen_solver)
+  opts$deflated <- switch(eigen_solver, lobpcg = "lobpcg", sparse = "shift_invert", "auto")
+  opts
 }
 
 #' @export

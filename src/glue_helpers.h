@@ -151,6 +151,10 @@ inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
   if (L.containsElementNamed("maxit")) o.maxit = Rcpp::as<double>(L["maxit"]);
   if (L.containsElementNamed("ncv")) o.ncv = Rcpp::as<double>(L["ncv"]);
   if (L.containsElementNamed("ridge")) o.ridge = Rcpp::as<double>(L["ridge"]);
+  if (L.containsElementNamed("deflated"))
+    o.deflated = manifoldOOS::parse_deflated_solver(Rcpp::as<std::string>(L["deflated"]));
+  if (L.containsElementNamed("lobpcg_min_n")) o.lobpcg_min_n = Rcpp::as<double>(L["lobpcg_min_n"]);
+  if (L.containsElementNamed("lobpcg_tol")) o.lobpcg_tol = Rcpp::as<double>(L["lobpcg_tol"]);
   return o;
 }
 #endif

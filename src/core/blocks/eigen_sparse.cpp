@@ -14,6 +14,7 @@
 #include <string>
 
 #include <manifoldOOS/blocks/eigen_deflate.h>
+#include <manifoldOOS/blocks/eigen_lobpcg.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/spd_factor.h>
 
@@ -863,6 +864,32 @@ void check_deflated_gap(const arma::vec& values, double scale, double tol_rel) {
   }
 }
 
+namespace detail {
+
+// The shift-invert path of eigs_sparse_bottom_deflated() (u unit, na = |A|_inf).
+static eigen_result shift_invert_deflated(const sp_mat_e& A, const arma::vec& u, double na, long m,
+                                          const eig_options& o) {
+  const long n = A.rows();
+  const double sigma = -o.shift_eps * detail::shift_scale(detail::sparse_trace(A), n);
+  detail::deflated_shift_op op(A, u);
+  op.set_shift(sigma);  // factorise once; reused by the retry
+  // Dense fallback: A + c u u' with c above the spectrum moves the null pair
+  // to the top, so the bottom m pairs are the non-trivial ones.
+  auto dense = [&]() {
+    arma::mat Ad = detail::sparse_to_dense(A);
+    Ad += (na + 1.0) * (u * u.t());
+    return eig_dense(0.5 * (Ad + Ad.t()), eig_which::bottom, m);
+  };
+  eigen_result res = detail::iterate_with_retry(
+      n, m, o,
+      [&](long ncv) { return detail::spectra_shift_invert(op, m, ncv, sigma, o.maxit, o.tol); },
+      dense, "spectra_shift_invert_deflated", true);
+  res.shift = sigma;
+  return res;
+}
+
+}  // namespace detail
+
 eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
                                          const eig_options& o) {
   detail::check_sparse(A, "the matrix");
@@ -885,20 +912,17 @@ eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& nul
       throw input_error(os.str());
     }
   }
-  const double sigma = -o.shift_eps * detail::shift_scale(detail::sparse_trace(A), n);
-  detail::deflated_shift_op op(A, u);
-  op.set_shift(sigma);  // factorise once; reused by the retry
-  // Dense fallback: A + c u u' with c above the spectrum moves the null pair
-  // to the top, so the bottom m pairs are the non-trivial ones.
-  auto dense = [&]() {
-    arma::mat Ad = detail::sparse_to_dense(A);
-    Ad += (na + 1.0) * (u * u.t());
-    return eig_dense(0.5 * (Ad + Ad.t()), eig_which::bottom, m);
-  };
-  eigen_result res = detail::iterate_with_retry(
-      n, m, o,
-      [&](long ncv) { return detail::spectra_shift_invert(op, m, ncv, sigma, o.maxit, o.tol); },
-      dense, "spectra_shift_invert_deflated", true);
+  eigen_result res;
+  const bool lobpcg = o.deflated == deflated_solver::lobpcg ||
+                      (o.deflated == deflated_solver::automatic && n >= o.lobpcg_min_n);
+  if (lobpcg) {
+    lobpcg_options lo;
+    lo.maxit = o.maxit;
+    lo.tol = o.lobpcg_tol;
+    res = lobpcg_bottom_deflated(A, u, m, lo);
+  } else {
+    res = detail::shift_invert_deflated(A, u, na, m, o);
+  }
   // exact orthogonality to u (the iterates are orthogonal to rounding)
   for (arma::uword j = 0; j < res.vectors.n_cols; ++j) {
     arma::vec v = res.vectors.col(j);
@@ -906,11 +930,10 @@ eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& nul
     res.vectors.col(j) = v / arma::norm(v);
   }
   fix_signs(res.vectors);
-  res.shift = sigma;
   res.residual = detail::residual_sparse(A, res);
   if (!(res.residual <= 1e-6)) {
     std::ostringstream os;
-    os << "the deflated shift-invert solve returned eigenpairs with relative residual "
+    os << "the deflated " << (lobpcg ? "LOBPCG" : "shift-invert") << " solve returned eigenpairs with relative residual "
        << res.residual << " (above 1e-6)";
     throw convergence_error(os.str());
   }

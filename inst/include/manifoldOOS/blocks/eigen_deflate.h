@@ -26,13 +26,16 @@ namespace manifoldOOS {
 // restricted to the orthogonal complement of `null_vec` (any non-zero
 // scaling). Requirements, checked: ||A u|| <= 1e-8 ||A||_inf for the unit
 // u = null_vec / |null_vec| (an input_error otherwise), 1 <= m <= n - 2.
-// Shift-invert Lanczos around sigma = -shift_eps * trace(A)/n with the
-// package's factorisation (CHOLMOD when registered, else Eigen's LDL'), the
-// retry of eigs_sparse_bottom() and, when n <= fallback_max_n, the dense
-// solver on the deflated matrix. Every returned vector is orthogonal to u;
+// Solver (o.deflated): shift-invert Lanczos around sigma = -shift_eps *
+// trace(A)/n with the package's factorisation (CHOLMOD when registered, else
+// Eigen's LDL'), the retry of eigs_sparse_bottom() and, when
+// n <= fallback_max_n, the dense solver on the deflated matrix; or LOBPCG
+// preconditioned by smoothed-aggregation AMG (eigen_lobpcg.h: no
+// factorisation, for large kNN graphs whose factor fills in); automatic:
+// LOBPCG when n >= o.lobpcg_min_n. Every returned vector is orthogonal to u;
 // `residual` is max_j ||A v_j - lambda_j v_j|| / (||A||_inf + |lambda_j|),
 // and a residual above 1e-6 raises convergence_error (never a wrong basis).
-// method_used: "spectra_shift_invert_deflated".
+// method_used: "spectra_shift_invert_deflated" or "lobpcg_amg_deflated".
 eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
                                          const eig_options& o = eig_options());
 

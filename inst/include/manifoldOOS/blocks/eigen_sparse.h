@@ -52,6 +52,20 @@ inline eig_method parse_eig_method(const std::string& s) {
   return parse_choice(s, eig_method_names, "`method` must be \"auto\", \"dense\" or \"iterative\"");
 }
 
+// Solver of the deflated bottom problem (eigen_deflate.h): shift-invert
+// Lanczos on a sparse factorisation, or LOBPCG preconditioned by smoothed-
+// aggregation AMG (eigen_lobpcg.h), which needs no factorisation. automatic:
+// LOBPCG when n >= lobpcg_min_n, shift-invert below.
+enum class deflated_solver { automatic, shift_invert, lobpcg };
+
+inline constexpr choice<deflated_solver> deflated_solver_names[] = {
+    {"auto", deflated_solver::automatic}, {"shift_invert", deflated_solver::shift_invert},
+    {"lobpcg", deflated_solver::lobpcg}};
+inline deflated_solver parse_deflated_solver(const std::string& s) {
+  return parse_choice(s, deflated_solver_names,
+                      "`deflated` must be \"auto\", \"shift_invert\" or \"lobpcg\"");
+}
+
 struct eig_options {
   eig_method method = eig_method::automatic;
   long dense_max_n = 2000;     // auto: dense LAPACK when n <= dense_max_n
@@ -66,6 +80,9 @@ struct eig_options {
   long maxit = 1000;           // Spectra restarts
   long ncv = 0;                // 0: min(n, max(2 nev + 1, 20))
   double ridge = -1.0;         // dense generalised problems, see geig_dense()
+  deflated_solver deflated = deflated_solver::automatic;  // eigs_sparse_bottom_deflated()
+  long lobpcg_min_n = 100000;  // automatic: LOBPCG + AMG from this many rows on
+  double lobpcg_tol = 1e-9;    // LOBPCG: residual norm relative to |A|_inf
 };
 
 // One eigenproblem. Matrices are not owned and must outlive the call.

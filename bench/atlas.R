@@ -1,0 +1,161 @@
+# Atlas-scale Laplacian eigenmaps: a Swiss roll rotated into 50 dimensions
+# with noise sd 0.3, HNSW neighbours, k = 15. Run with
+#   nice -n 5 Rscript bench/run.R atlas
+# Environment:
+#   ATLAS_N        sizes (comma separated)                        default 1e5
+#   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse
+#   ATLAS_SKLEARN  "1": scikit-learn SpectralEmbedding at sizes <= 1e5 (default "1");
+#                  its default solver, and eigen_solver = "amg" when pyamg imports
+#   ATLAS_KNN      "0": no separate knn() row (the fits' progress lines time the graph)
+#   ATLAS_PYTHON   python with scikit-learn                        default /usr/bin/python3
+#   ATLAS_TIMEOUT  seconds before a peer run is stopped            default 1800
+#   ATLAS_PARTS    "fits" (the table above; default) and/or "calibrate": the
+#                  deflated eigen-solve alone (shift-invert against LOBPCG) on
+#                  the symmetric Laplacian of 3-D and 50-D rolls (ATLAS_CAL_N,
+#                  default "2e4,1e5"), in this process, for the automatic choice
+# Every run is a child process under /usr/bin/time -v (bench_child() of
+# common.R): seconds, peak RSS, and |Spearman| of the first coordinate with
+# the roll parameter t. The knn() row times the HNSW search alone.
+
+num_env <- function(name, default) as.numeric(Sys.getenv(name, as.character(default)))
+parts <- strsplit(Sys.getenv("ATLAS_PARTS", "fits"), ",")[[1]]
+sizes <- as.numeric(strsplit(Sys.getenv("ATLAS_N", "1e5"), ",")[[1]])
+routes <- strsplit(Sys.getenv("ATLAS_ROUTES", "lobpcg,sparse"), ",")[[1]]
+do_sk <- Sys.getenv("ATLAS_SKLEARN", "1") == "1"
+python <- Sys.getenv("ATLAS_PYTHON", "/usr/bin/python3")
+timeout <- num_env("ATLAS_TIMEOUT", 1800)
+p <- 50L
+k <- 15L
+
+work <- tempfile("atlas-bench-")
+dir.create(work)
+
+# The roll: parameter t, height h, a fixed random rotation into 50
+# dimensions, isotropic noise sd 0.3; filled in row blocks.
+set.seed(19)
+rot <- qr.Q(qr(matrix(rnorm(p * p), p)))[, 1:3]
+atlas_roll <- function(n, seed) {
+  set.seed(seed)
+  t <- 1.5 * pi * (1 + 2 * runif(n))
+  h <- 21 * runif(n)
+  x <- matrix(0, n, p)
+  for (b in split(seq_len(n), ceiling(seq_len(n) / 2e5))) {
+    x[b, ] <- cbind(t[b] * cos(t[b]), h[b], t[b] * sin(t[b])) %*% t(rot) +
+      0.3 * matrix(rnorm(length(b) * p), length(b), p)
+  }
+  list(x = x, t = t)
+}
+
+if ("calibrate" %in% parts) {
+  cal_n <- as.numeric(strsplit(Sys.getenv("ATLAS_CAL_N", "2e4,1e5"), ",")[[1]])
+  cal <- list()
+  for (n in cal_n) for (dim in c(3L, 50L)) {
+    d <- atlas_roll(n, 11)
+    X <- if (dim == 3L) d$x %*% rot else d$x   # 3-D: the roll's own coordinates (plus the projected noise)
+    g <- neighbor_graph(X, k = k, knn_method = "hnsw")
+    L <- methods::as(graph_laplacian(g$W, "symmetric"), "CsparseMatrix")
+    u <- sqrt(Matrix::rowSums(g$W))
+    rm(g, X)
+    for (solver in c("shift_invert", "lobpcg")) {
+      gc(FALSE)
+      t0 <- proc.time()[["elapsed"]]
+      r <- manifoldOOS:::eigs_bottom_deflated(L, u, 2L, deflated = solver)
+      el <- proc.time()[["elapsed"]] - t0
+      y <- r$vectors[, 1] / u
+      cal[[length(cal) + 1L]] <- data.frame(n = n, dim = dim, nnz = length(L@x), solver = solver,
+                                            seconds = round(el, 2), lambda1 = signif(r$values[1], 8),
+                                            spearman = round(abs(cor(y, d$t, method = "spearman")), 5))
+      cat(sprintf("  n = %g, %d-D: %s %.2f s (%s)\n", n, dim, solver, el, r$note))
+    }
+  }
+  cat("\n-- calibration of the automatic choice: deflated eigen-solve only (k = 15, HNSW graph) --\n")
+  print(do.call(rbind, cal), row.names = FALSE)
+}
+if (!"fits" %in% parts) sizes <- numeric(0)
+
+rows <- list()
+add_row <- function(...) rows[[length(rows) + 1L]] <<- data.frame(..., stringsAsFactors = FALSE)
+
+for (n in sizes) {
+  d <- atlas_roll(n, 7)
+  fx <- file.path(work, "x.rds")
+  ft <- file.path(work, "t.rds")
+  saveRDS(d$x, fx, compress = FALSE)
+  saveRDS(d$t, ft, compress = FALSE)
+  nlab <- format(n, big.mark = ",", scientific = FALSE)
+  cat(sprintf("\n-- n = %s x %d, k = %d --\n", nlab, p, k))
+  if (Sys.getenv("ATLAS_KNN", "1") == "1") {
+  r <- bench_child(c(
+    'options(manifoldOOS.hnsw_cache = FALSE)',
+    sprintf('X <- readRDS("%s")', fx),
+    't0 <- proc.time()[["elapsed"]]',
+    sprintf('nb <- knn(X, %d, method = "hnsw")', k),
+    'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))'), work)
+  add_row(n = n, what = "knn(method = \"hnsw\")", seconds = r$values[["seconds"]],
+          peak_rss_mb = round(r$rss), spearman = NA_real_, method = NA_character_)
+  }
+  for (route in routes) {
+    r <- bench_child(c(
+      'options(manifoldOOS.hnsw_cache = FALSE)',
+      sprintf('X <- readRDS("%s"); tt <- readRDS("%s")', fx, ft),
+      't0 <- proc.time()[["elapsed"]]',
+      sprintf('fit <- laplacian_eigenmaps(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "%s", verbose = TRUE)',
+              k, route),
+      'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))',
+      'cat(sprintf("RESULT spearman %.6f\\n", abs(cor(fit$embedding[, 1], tt, method = "spearman"))))',
+      'cat("METHOD", fit$solver$method, "\\n")'),
+      work, keep = "^([0-9]{2}:[0-9]{2}:[0-9]{2} |METHOD)")
+    add_row(n = n, what = sprintf("laplacian_eigenmaps(eigen_solver = \"%s\")", route),
+            seconds = if (length(r$values)) r$values[["seconds"]] else NA_real_,
+            peak_rss_mb = round(r$rss),
+            spearman = if (length(r$values)) r$values[["spearman"]] else NA_real_, method = route)
+  }
+  if (do_sk && n <= 1e5) {
+    fb <- file.path(work, "x.bin")
+    writeBin(as.vector(t(d$x)), fb)
+    writeBin(d$t, file.path(work, "t.bin"))
+    has_amg <- system2(python, c("-c", shQuote("import pyamg")), stdout = FALSE, stderr = FALSE) == 0
+    for (solver in c("arpack", if (has_amg) "amg")) {
+      py <- file.path(work, "sk.py")
+      writeLines(c(
+        "import time, numpy as np",
+        "from scipy.stats import spearmanr",
+        "from sklearn.manifold import SpectralEmbedding",
+        sprintf("X = np.fromfile('%s').reshape(-1, %d)", fb, p),
+        sprintf("t = np.fromfile('%s')", file.path(work, "t.bin")),
+        "t0 = time.time()",
+        sprintf("Y = SpectralEmbedding(n_components=2, n_neighbors=%d, eigen_solver=%s, random_state=0).fit_transform(X)",
+                k, if (solver == "arpack") "None" else "'amg'"),
+        "print('RESULT seconds %.3f' % (time.time() - t0))",
+        "print('RESULT spearman %.6f' % abs(spearmanr(Y[:, 0], t)[0]))"), py)
+      out <- suppressWarnings(system2("/usr/bin/time", c("-v", "timeout", timeout, python, py),
+                                      stdout = TRUE, stderr = TRUE))
+      res <- grep("^RESULT ", out, value = TRUE)
+      vals <- stats::setNames(as.numeric(sub("^RESULT \\S+ ", "", res)), sub("^RESULT (\\S+) .*$", "\\1", res))
+      rss <- as.numeric(sub(".*: ", "", grep("Maximum resident set size", out, value = TRUE))) / 1024
+      add_row(n = n, what = sprintf("scikit-learn SpectralEmbedding (%s)",
+                                    if (solver == "arpack") "default solver" else "amg"),
+              seconds = if (length(vals)) vals[["seconds"]] else NA_real_, peak_rss_mb = round(rss),
+              spearman = if (length(vals)) vals[["spearman"]] else NA_real_, method = solver)
+    }
+  }
+}
+
+if (length(rows)) {
+  tab <- do.call(rbind, rows)
+  tab$ratio_vs_lobpcg <- NA_real_
+  for (n in unique(tab$n)) {
+    ref <- tab$seconds[tab$n == n & tab$method %in% "lobpcg"]
+    if (length(ref) == 1L && is.finite(ref)) {
+      sel <- tab$n == n & !is.na(tab$method)
+      tab$ratio_vs_lobpcg[sel] <- round(tab$seconds[sel] / ref, 2)
+    }
+  }
+  tab$seconds <- round(tab$seconds, 1)
+  tab$spearman <- round(tab$spearman, 5)
+  tab$method <- NULL
+  print(tab, row.names = FALSE)
+}
+cat(sprintf("\n  commit %s, %s\n", tryCatch(system("git rev-parse --short HEAD", intern = TRUE),
+                                            error = function(e) "?"), format(Sys.time(), tz = "UTC", usetz = TRUE)))
+unlink(work, recursive = TRUE)
