@@ -3,7 +3,9 @@
 #   nice -n 5 Rscript bench/run.R atlas
 # Environment:
 #   ATLAS_N        sizes (comma separated)                        default 1e5
-#   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse
+#   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse;
+#                  "diffusion" (diffusion_map(), default kNN kernel) and
+#                  "diffusion_k" (its kernel on k neighbours) add those fits
 #   ATLAS_SKLEARN  "1": scikit-learn SpectralEmbedding at sizes <= 1e5 (default "1");
 #                  its default solver, and eigen_solver = "amg" when pyamg imports
 #   ATLAS_KNN      "0": no separate knn() row (the fits' progress lines time the graph)
@@ -95,17 +97,26 @@ for (n in sizes) {
           peak_rss_mb = round(r$rss), spearman = NA_real_, method = NA_character_)
   }
   for (route in routes) {
+    # "diffusion": diffusion_map() with its default kNN kernel (kernel_k =
+    # 10 k); "diffusion_k": the kernel on the k neighbours of the LE graph
+    fit_call <- switch(route,
+      diffusion = sprintf('fit <- diffusion_map(X, 2, k = %d, knn_method = "hnsw", verbose = TRUE)', k),
+      diffusion_k = sprintf(paste0('fit <- diffusion_map(X, 2, k = %d, kernel = "knn", kernel_k = %d, ',
+                                   'knn_method = "hnsw", verbose = TRUE)'), k, k),
+      sprintf('fit <- laplacian_eigenmaps(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "%s", verbose = TRUE)',
+              k, route))
     r <- bench_child(c(
       'options(manifoldOOS.hnsw_cache = FALSE)',
       sprintf('X <- readRDS("%s"); tt <- readRDS("%s")', fx, ft),
       't0 <- proc.time()[["elapsed"]]',
-      sprintf('fit <- laplacian_eigenmaps(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "%s", verbose = TRUE)',
-              k, route),
+      fit_call,
       'cat(sprintf("RESULT seconds %.3f\\n", proc.time()[["elapsed"]] - t0))',
       'cat(sprintf("RESULT spearman %.6f\\n", abs(cor(fit$embedding[, 1], tt, method = "spearman"))))',
       'cat("METHOD", fit$solver$method, "\\n")'),
       work, keep = "^([0-9]{2}:[0-9]{2}:[0-9]{2} |METHOD)")
-    add_row(n = n, what = sprintf("laplacian_eigenmaps(eigen_solver = \"%s\")", route),
+    add_row(n = n, what = switch(route, diffusion = "diffusion_map() (kernel_k = 10 k)",
+                                 diffusion_k = "diffusion_map(kernel_k = k)",
+                                 sprintf("laplacian_eigenmaps(eigen_solver = \"%s\")", route)),
             seconds = if (length(r$values)) r$values[["seconds"]] else NA_real_,
             peak_rss_mb = round(r$rss),
             spearman = if (length(r$values)) r$values[["spearman"]] else NA_real_, method = route)
