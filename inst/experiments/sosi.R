@@ -16,7 +16,8 @@
 # optional fourth argument "splits=A-B": only those splits, their rows added
 # to the tuning record of the other splits); fig8nystrom: only the
 # progressive Nystrom baseline of Fig. 8 with the cross-validated width of the
-# tuned baseline (replaces the Nystrom rows of sosi_progressive.csv).
+# tuned baseline (replaces the Nystrom rows of sosi_progressive.csv); fig8:
+# the quick mode's Fig. 8 alone (SOSI, LLE, graph-width Nystrom rows).
 # Data: the image sets of load_image_data() (MANIFOLDOOS_DATA or ../shared/data).
 # Writes sosi_compare.csv (Figs. 5/7), sosi_progressive.csv (Fig. 8),
 # sosi_scale.csv (Fig. 9) and sosi_meta.txt (command, seed, sessionInfo());
@@ -468,17 +469,22 @@ if (mode == "baselines") {
   quit(save = "no")
 }
 
-res <- list()
-for (nm in names(cfg)) {
-  if (!dir.exists(file.path(path, nm))) { message("data set ", nm, " not available: skipped"); next }
-  ds <- sosi_data(nm, path)
-  for (n_per in cfg[[nm]]$quick) for (sp in seq_len(n_split)) {
-    # early stopping at 80 % at the leftmost Yale ratio, as in the paper
-    sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
-    r <- run_compare(ds, n_per, sp, cfg[[nm]]$ndim, sf)
-    res[[length(res) + 1]] <- r$compare
-    message(sprintf("%s n_per=%d split=%d done (%s)", nm, n_per, sp, format(Sys.time())))
-    utils::write.csv(bind_fill(res), file.path(outdir, "sosi_compare.csv"), row.names = FALSE)
+# mode "fig8": the quick mode's Fig. 8 alone (the SOSI, LLE and graph-width
+# Nystrom trajectories; the RBF rows of sosi_progressive.csv are kept), e.g.
+# to check the committed trajectories; writes sosi_fig8_meta.txt
+if (mode != "fig8") {
+  res <- list()
+  for (nm in names(cfg)) {
+    if (!dir.exists(file.path(path, nm))) { message("data set ", nm, " not available: skipped"); next }
+    ds <- sosi_data(nm, path)
+    for (n_per in cfg[[nm]]$quick) for (sp in seq_len(n_split)) {
+      # early stopping at 80 % at the leftmost Yale ratio, as in the paper
+      sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
+      r <- run_compare(ds, n_per, sp, cfg[[nm]]$ndim, sf)
+      res[[length(res) + 1]] <- r$compare
+      message(sprintf("%s n_per=%d split=%d done (%s)", nm, n_per, sp, format(Sys.time())))
+      utils::write.csv(bind_fill(res), file.path(outdir, "sosi_compare.csv"), row.names = FALSE)
+    }
   }
 }
 
@@ -508,6 +514,11 @@ if (dir.exists(file.path(path, "YaleB"))) {
   prog$n_grid <- NA
   if (!is.null(old) && is.null(old$n_grid)) old$n_grid <- 8
   utils::write.csv(rbind(prog, old), f8, row.names = FALSE)
+}
+
+if (mode == "fig8") {
+  write_mode_meta("fig8", "sosi_fig8_meta.txt", "split 1 uses seed + 1")
+  quit(save = "no")
 }
 
 # Fig. 9: regulariser and RBF-fitting error against a common scale (S-LE)
