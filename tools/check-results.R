@@ -29,7 +29,7 @@ new <- utils::read.csv(files[1], stringsAsFactors = FALSE)
 old <- utils::read.csv(files[2], stringsAsFactors = FALSE)
 miss <- setdiff(c(keys, vals), intersect(names(new), names(old)))
 if (length(miss)) stop("columns missing from one of the files: ", paste(miss, collapse = ", "), call. = FALSE)
-key_of <- function(d) do.call(paste, c(lapply(d[keys], function(v) if (is.numeric(v)) format(v, digits = 15) else v),
+key_of <- function(d) do.call(paste, c(lapply(d[keys], function(v) if (is.numeric(v)) sprintf("%.15g", v) else v),
                                         sep = "|"))
 kn <- key_of(new)
 ko <- key_of(old)
