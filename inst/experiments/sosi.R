@@ -25,7 +25,9 @@
 # sosi_baseline_tuning.csv (the tuned baselines' grids, as mode baselines),
 # sosi_full_ratio_rel.csv (the Fisher embedding's threshold ratio_rel chosen
 # per setting and split on the labelled points, choose_ratio_rel()) and
-# sosi_full_meta.txt; fig8rbf: sosi_fig8rbf_meta.txt.
+# sosi_full_meta.txt; with a fifth argument "fisher" (after "splits=A-B")
+# only the rows the Fisher threshold changes (Fisher SOSI and RBF) are rerun
+# and replaced; fig8rbf: sosi_fig8rbf_meta.txt.
 suppressPackageStartupMessages(library(manifoldOOS))
 args <- commandArgs(trailingOnly = TRUE)
 mode <- if (length(args) >= 1) args[1] else "quick"
@@ -102,14 +104,15 @@ baseline_rows <- function(ds, n_per, split, ratio, emb, b, truth) {
 # column ratio_rel of its SOSI and RBF rows; the RBF map uses SOSI's scales),
 # the ambient classifiers. Returns the rows, the tuning record of the tuned
 # baselines, and the threshold study on the labelled points.
-run_compare <- function(ds, n_per, split, ndim, stop_frac) {
+run_compare <- function(ds, n_per, split, ndim, stop_frac, embeddings = c("S-LE", "Fisher"),
+                        methods = c("rbf", "lle", "nystrom"), ambient = TRUE) {
   tr <- stratified_split(ds$labels, n_per, seed + split)
   X <- ds$X[tr, ]; lab <- ds$labels[tr]; Xu <- ds$X[-tr, ]; truth <- ds$labels[-tr]
   ratio <- length(tr) / nrow(Xu)
   rows <- list(); tun <- list()
   rel <- choose_ratio_rel(X, lab, ndim, seed + 99 + split)
   r_rel <- rel$ratio_rel[rel$chosen]
-  for (emb in c("S-LE", "Fisher")) {
+  for (emb in embeddings) {
     t0 <- proc.time()[["elapsed"]]
     if (emb == "S-LE") {
       fit <- supervised_le(X, lab, ndim = ndim)
@@ -122,18 +125,21 @@ run_compare <- function(ds, n_per, split, ndim, stop_frac) {
                                            embedding = emb, method = "SOSI", error = err(s$labels, truth),
                                            seconds = proc.time()[["elapsed"]] - t0)
     b <- baseline_rows(ds, n_per, split, ratio, emb,
-                       sosi_baselines(fit, Xu, methods = c("rbf", "lle", "nystrom"), sosi_fit = s,
-                                      labels_unlabeled = truth), truth)
+                       sosi_baselines(fit, Xu, methods = methods, sosi_fit = s, labels_unlabeled = truth), truth)
     rows[[length(rows) + 1]] <- b$rows
     tun[[length(tun) + 1]] <- b$tuning
   }
-  amb <- c("nn", "ssl", if (requireNamespace("e1071", quietly = TRUE)) "svm")
-  b <- baseline_rows(ds, n_per, split, ratio, "ambient",
-                     sosi_baselines(supervised_le(X, lab, ndim = 2), Xu, methods = amb, labels_unlabeled = truth), truth)
-  out <- rbind(do.call(rbind, rows), b$rows)
+  if (ambient) {
+    amb <- c("nn", "ssl", if (requireNamespace("e1071", quietly = TRUE)) "svm")
+    b <- baseline_rows(ds, n_per, split, ratio, "ambient",
+                       sosi_baselines(supervised_le(X, lab, ndim = 2), Xu, methods = amb, labels_unlabeled = truth),
+                       truth)
+    rows[[length(rows) + 1]] <- b$rows
+    tun[[length(tun) + 1]] <- b$tuning
+  }
+  out <- do.call(rbind, rows)
   out$ratio_rel <- ifelse(out$embedding == "Fisher" & out$method %in% c("SOSI", "RBF"), r_rel, NA)
-  list(compare = out, tuning = bind_fill(c(tun, list(b$tuning))),
-       rel = cbind(dataset = ds$name, n_per_class = n_per, split = split, rel))
+  list(compare = out, tuning = bind_fill(tun), rel = cbind(dataset = ds$name, n_per_class = n_per, split = split, rel))
 }
 
 # mode "fig8rbf": only the self-training RBF baseline of Fig. 8 (slow: the
@@ -249,6 +255,11 @@ if (mode == "full") {
   # append its rows to the existing CSVs (to complete a budgeted run)
   # or "splits=A-B": run splits A to B of every setting and append their rows
   only <- if (length(args) >= 4) strsplit(args[4], ":", fixed = TRUE)[[1]] else NULL
+  # optional fifth argument "fisher": rerun only what the Fisher embedding's
+  # threshold ratio_rel changes (its SOSI and RBF rows, the RBF map using
+  # SOSI's scales), replacing those rows in the CSV; the other rows (S-LE,
+  # LLE, Nystrom, ambient) do not depend on it and are kept
+  fisher_only <- length(args) >= 5 && args[5] == "fisher"
   split_range <- NULL
   if (!is.null(only) && startsWith(only[1], "splits=")) {
     split_range <- as.integer(strsplit(sub("^splits=", "", only[1]), "-", fixed = TRUE)[[1]])
@@ -285,12 +296,27 @@ if (mode == "full") {
       if (el > budget) { stopped <- TRUE; break }
       sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
       c0 <- proc.time()
-      r <- run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf)
+      r <- if (fisher_only) {
+        run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf, embeddings = "Fisher", methods = "rbf", ambient = FALSE)
+      } else run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf)
       c1 <- proc.time() - c0
+      if (fisher_only) {
+        # replace the rows this run redoes
+        old <- bind_fill(res)
+        k_old <- paste(old$dataset, old$n_per_class, old$split, old$embedding, old$method)
+        res <- list(old[!k_old %in% paste(r$compare$dataset, r$compare$n_per_class, r$compare$split,
+                                          r$compare$embedding, r$compare$method), , drop = FALSE])
+        r$rel$elapsed <- c1[["elapsed"]]
+        r$rel$cpu <- c1[["user.self"]] + c1[["sys.self"]]
+        rels[[1]] <- if (length(rels)) {
+          o <- bind_fill(rels)
+          o[!paste(o$dataset, o$n_per_class, o$split) %in% paste(nm, n_per, sp), , drop = FALSE]
+        } else NULL
+      }
       res[[length(res) + 1]] <- r$compare
       tun[[length(tun) + 1]] <- r$tuning
       rels[[length(rels) + 1]] <- r$rel
-      runs[[length(runs) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = sp, elapsed = c1[["elapsed"]],
+      if (!fisher_only) runs[[length(runs) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = sp, elapsed = c1[["elapsed"]],
                                              cpu = c1[["user.self"]] + c1[["sys.self"]],
                                              load = sub(".*load average: ", "", system("uptime", intern = TRUE)))
       message(sprintf("%s n_per=%d split=%d done in %.0f s (%s)", nm, n_per, sp, c1[["elapsed"]], format(Sys.time())))
@@ -305,10 +331,18 @@ if (mode == "full") {
   done <- do.call(rbind, runs)
   meta <- file.path(outdir, "sosi_full_meta.txt")
   if (!is.null(only) || !is.null(split_range)) {
-    cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s %s %s: elapsed %.0f s, CPU %.0f s, load %s\n",
-                outdir, if (is.finite(budget)) budget else "\"\"", args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
+    cat(sprintf("added: Rscript inst/experiments/sosi.R full %s %s %s (under nice): started %s, elapsed %.0f s, CPU %.0f s, load %s\n",
+                outdir, if (is.finite(budget)) budget else "\"\"", paste(args[-(1:3)], collapse = " "), format(t_start),
+                cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
                 sub(".*load average: ", "", system("uptime", intern = TRUE))), file = meta, append = TRUE)
-    cat(sprintf("splits completed per data set and ratio now: %s\n",
+    if (fisher_only) {
+      rl <- bind_fill(rels)
+      cat(sprintf("Fisher SOSI and RBF rows with ratio_rel chosen on the labelled points now for (data set/n_per/split): %s\n",
+                  paste(unique(sprintf("%s/%d/%d", rl$dataset, rl$n_per_class, rl$split)), collapse = ", ")),
+          file = meta, append = TRUE)
+      done <- NULL
+    }
+    if (!is.null(done)) cat(sprintf("splits completed per data set and ratio now: %s\n",
                 paste(sprintf("%s/%d: %d", done$dataset, done$n_per_class,
                               ave(done$split, done$dataset, done$n_per_class, FUN = length))[
                                 !duplicated(paste(done$dataset, done$n_per_class))], collapse = ", ")),
