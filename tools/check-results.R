@@ -44,6 +44,7 @@ n_cmp <- sum(!is.na(m))
 rel <- 0
 abs_d <- 0
 n_diff <- 0
+worst <- ""
 for (v in vals) {
   a <- as.numeric(o[[v]][!is.na(m)])
   b <- as.numeric(new[[v]][m[!is.na(m)]])
@@ -55,6 +56,9 @@ for (v in vals) {
   bad <- one_na | (!both_na & !one_na & r > 1e-9 & d > 1e-12)
   n_diff <- n_diff + sum(bad)
   if (any(!both_na & !one_na)) {
+    i <- which(!both_na & !one_na)
+    j <- i[which.max(r[i])]
+    if (r[j] > rel) worst <- sprintf("%s of %s (%.15g committed, %.15g now)", v, ko[!is.na(m)][j], a[j], b[j])
     rel <- max(rel, r[!both_na & !one_na])
     abs_d <- max(abs_d, d[!both_na & !one_na])
   }
@@ -73,6 +77,7 @@ rec <- c(sprintf("file: %s", basename(files[2])),
                  n_cmp, nrow(old), missing, paste(keys, collapse = ","), paste(vals, collapse = ",")),
          sprintf("max relative difference %.3g, max absolute difference %.3g; %d value(s) beyond 1e-9 relative",
                  rel, abs_d, n_diff),
+         if (nzchar(worst)) sprintf("largest relative difference: %s", worst),
          sprintf("verdict: %s", if (ok) "IDENTICAL (to 1e-9 relative)" else "DIFFERENT"), "")
 cat(rec, sep = "\n")
 if (!is.null(opt("record"))) cat(rec, sep = "\n", file = opt("record"), append = TRUE)

@@ -74,9 +74,12 @@ err <- function(pred, truth) mean(as.character(pred) != as.character(truth))
 # (the third treated as unlabelled, seed cv_seed), the SOSI error on the held
 # out third for each threshold of the grid; the lowest error wins, ties to the
 # smallest threshold (the largest scale). Returns the grid with its errors and
-# the column chosen.
+# the column chosen. With fewer than 3 labelled points in a class (ORL at 2
+# per person) the fitted part would keep a single point of it: no choice is
+# possible, and the default 0.5 is kept (cv_error NA).
 rel_grid <- c(0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
 choose_ratio_rel <- function(X, lab, ndim, cv_seed, grid = rel_grid) {
+  if (min(table(lab)) < 3) return(data.frame(ratio_rel = grid, cv_error = NA_real_, chosen = grid == 0.5))
   set.seed(cv_seed)
   held <- unlist(lapply(split(seq_along(lab), lab), function(i) i[sample.int(length(i), max(1, length(i) %/% 3))]))
   fit_cv <- fisher_embedding(X[-held, ], lab[-held], ndim = ndim)
