@@ -64,12 +64,12 @@ for (v in vals) {
   }
 }
 commit <- tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "unknown")
-dirty <- tryCatch(length(system("git status --porcelain --untracked-files=no", intern = TRUE)) > 0,
+dirty <- tryCatch(length(system("git status --porcelain --untracked-files=no -- R src inst/include inst/experiments/*.R", intern = TRUE)) > 0,
                   error = function(e) FALSE)
 ok <- missing == 0 && n_diff == 0 && n_cmp > 0
 rec <- c(sprintf("file: %s", basename(files[2])),
          sprintf("rerun: %s", opt("command", files[1])),
-         sprintf("code: commit %s%s, manifoldOOS %s, %s", commit, if (dirty) " (with uncommitted changes to scripts)" else "",
+         sprintf("code: commit %s%s, manifoldOOS %s, %s", commit, if (dirty) " (with uncommitted changes to the package or experiment code)" else "",
                  as.character(utils::packageVersion("manifoldOOS")), R.version.string),
          sprintf("checked: %s", format(Sys.time(), tz = "UTC", usetz = TRUE)),
          sprintf("subset: %s", opt("where", "the committed rows whose keys the rerun holds")),
