@@ -311,10 +311,10 @@ if (mode == "full") {
                                           r$compare$embedding, r$compare$method), , drop = FALSE])
         r$rel$elapsed <- c1[["elapsed"]]
         r$rel$cpu <- c1[["user.self"]] + c1[["sys.self"]]
-        rels[[1]] <- if (length(rels)) {
+        rels <- if (length(rels)) {
           o <- bind_fill(rels)
-          o[!paste(o$dataset, o$n_per_class, o$split) %in% paste(nm, n_per, sp), , drop = FALSE]
-        } else NULL
+          list(o[!paste(o$dataset, o$n_per_class, o$split) %in% paste(nm, n_per, sp), , drop = FALSE])
+        } else list()
       }
       res[[length(res) + 1]] <- r$compare
       tun[[length(tun) + 1]] <- r$tuning
