@@ -5,6 +5,8 @@
 # Options:     --n=2000 --runs=10 --folds=10 --out=inst/experiments/results
 #              --parts=kstudy,flows,table51[,scale,restrict,yang_sigma,plmlflows,aaai_k,aaai_faces]
 #              --methods=Isomap,LLE,LTSA,PCA,PLML
+#              --only_folds=1 (only these folds of Table 5.1 and the faces:
+#              a cheap rerun that checks the committed rows)
 # (aaai_faces needs the ISOFaces images: image_data_path(), MANIFOLDOOS_DATA)
 #
 # Sourcing this file with GOOSE_NO_MAIN <- TRUE defined only defines the
@@ -143,7 +145,7 @@ plot_flow <- function(fl, which = names(fl$predictions), ...) {
 # is how toolboxes that standardise their output would see the comparison.
 table_5_1 <- function(n = 2000, folds = 10, methods = c("Isomap", "LLE", "LTSA", "PCA", "PLML"),
                       k_embed = 12, k_goose = 10, sigma = 10, seed = 1, scale = c("none", "unit_var"),
-                      protocol = c("reembed", "restrict")) {
+                      protocol = c("reembed", "restrict"), only_folds = NULL) {
   scale <- match.arg(scale)
   protocol <- match.arg(protocol)
   rescale <- function(Y) if (scale == "unit_var") sweep(Y, 2, apply(Y, 2, stats::sd), "/") else Y
@@ -154,7 +156,7 @@ table_5_1 <- function(n = 2000, folds = 10, methods = c("Isomap", "LLE", "LTSA",
   out <- list()
   for (m in methods) {
     Yb <- rescale(embedding(embed_with(m, roll$x, k_embed)))
-    for (f in seq_len(folds)) {
+    for (f in intersect(seq_len(folds), if (is.null(only_folds)) seq_len(folds) else only_folds)) {
       tr <- which(fold != f)
       if (protocol == "reembed") {
         Ytr <- rescale(embedding(embed_with(m, roll$x[tr, ], k_embed)))
@@ -180,7 +182,7 @@ table_5_1 <- function(n = 2000, folds = 10, methods = c("Isomap", "LLE", "LTSA",
 # k = 8, intrinsic dimension 4; "reembed" protocol (training rows embedded on
 # their own, reference = the aligned batch embedding).
 aaai_faces <- function(x, folds = 10, methods = c("LLE", "LTSA", "LE"), k_embed = 8, ndim = 4,
-                       ks = 3:19, seed = 1) {
+                       ks = 3:19, seed = 1, only_folds = NULL) {
   n <- nrow(x)
   ks <- ks[ks > ndim]  # GOoSE needs k >= ndim + 1
   set.seed(seed + 13)
@@ -188,7 +190,7 @@ aaai_faces <- function(x, folds = 10, methods = c("LLE", "LTSA", "LE"), k_embed 
   out <- list()
   for (m in methods) {
     Yb <- embedding(embed_with(m, x, k_embed, ndim))
-    for (f in seq_len(folds)) {
+    for (f in intersect(seq_len(folds), if (is.null(only_folds)) seq_len(folds) else only_folds)) {
       tr <- which(fold != f)
       fit <- embed_with(m, x[tr, ], k_embed, ndim)
       Ytr <- embedding(fit)
@@ -231,6 +233,9 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
   n <- as.integer(opt("n", "2000"))
   runs <- as.integer(opt("runs", "10"))
   folds <- as.integer(opt("folds", "10"))
+  # --only_folds=1,2: run only these of the --folds folds (same fold
+  # assignment; a cheap rerun to check committed rows)
+  only_folds <- if (is.null(opt("only_folds", NULL))) NULL else as.integer(strsplit(opt("only_folds", NULL), ",")[[1]])
   out_dir <- opt("out", file.path("inst", "experiments", "results"))
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
   # --parts=kstudy,flows,table51,scale (default: the first three); --methods=
@@ -249,7 +254,7 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
     utils::write.csv(do.call(rbind, fl), file.path(out_dir, "goose-flow-errors.csv"), row.names = FALSE)
   }
   if ("table51" %in% parts) {
-    cv <- table_5_1(n = n, folds = folds, methods = methods51)
+    cv <- table_5_1(n = n, folds = folds, only_folds = only_folds, methods = methods51)
     cv$scale <- NULL
     cv$protocol <- NULL
     f51 <- file.path(out_dir, "goose-table-5-1.csv")
@@ -260,14 +265,14 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
     utils::write.csv(cv, f51, row.names = FALSE)
   }
   if ("scale" %in% parts) {
-    sc <- rbind(table_5_1(n = n, folds = folds, methods = c("LLE", "LTSA", "PCA"), scale = "none"),
-                table_5_1(n = n, folds = folds, methods = c("LLE", "LTSA", "PCA"), scale = "unit_var"))
+    sc <- rbind(table_5_1(n = n, folds = folds, only_folds = only_folds, methods = c("LLE", "LTSA", "PCA"), scale = "none"),
+                table_5_1(n = n, folds = folds, only_folds = only_folds, methods = c("LLE", "LTSA", "PCA"), scale = "unit_var"))
     utils::write.csv(sc, file.path(out_dir, "goose-table-5-1-scale.csv"), row.names = FALSE)
   }
   if ("restrict" %in% parts) {
     # Table 5.1 with the "restrict" protocol: both maps get the batch
     # embedding's training rows and are scored on its held-out rows
-    rs <- table_5_1(n = n, folds = folds, methods = methods51, protocol = "restrict")
+    rs <- table_5_1(n = n, folds = folds, only_folds = only_folds, methods = methods51, protocol = "restrict")
     utils::write.csv(rs, file.path(out_dir, "goose-table-5-1-restrict.csv"), row.names = FALSE)
   }
   if ("yang_sigma" %in% parts) {
@@ -278,7 +283,7 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
     # each, under both protocols
     conv <- c(two_sigma2 = 10, sigma2 = 10 / sqrt(2), sigma = sqrt(10 / 2))
     ys <- do.call(rbind, lapply(names(conv), function(cv) do.call(rbind, lapply(c("reembed", "restrict"), function(pr) {
-      d <- table_5_1(n = n, folds = folds, methods = methods51, sigma = conv[[cv]], protocol = pr)
+      d <- table_5_1(n = n, folds = folds, only_folds = only_folds, methods = methods51, sigma = conv[[cv]], protocol = pr)
       d$kernel_convention <- cv
       d$sigma_package <- conv[[cv]]
       d
@@ -303,7 +308,7 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
     if (is.null(faces)) {
       message("ISOFaces not found (image_data_path()): part aaai_faces skipped")
     } else {
-      af <- aaai_faces(faces$x, folds = folds)
+      af <- aaai_faces(faces$x, folds = folds, only_folds = only_folds)
       af$n <- nrow(faces$x)
       af$p <- ncol(faces$x)
       utils::write.csv(af, file.path(out_dir, "goose-aaai-faces.csv"), row.names = FALSE)

@@ -16,12 +16,18 @@
 # optional fourth argument "splits=A-B": only those splits, their rows added
 # to the tuning record of the other splits); fig8nystrom: only the
 # progressive Nystrom baseline of Fig. 8 with the cross-validated width of the
-# tuned baseline (replaces the Nystrom rows of sosi_progressive.csv).
+# tuned baseline (replaces the Nystrom rows of sosi_progressive.csv); fig8:
+# the quick mode's Fig. 8 alone (SOSI, LLE, graph-width Nystrom rows).
 # Data: the image sets of load_image_data() (MANIFOLDOOS_DATA or ../shared/data).
 # Writes sosi_compare.csv (Figs. 5/7), sosi_progressive.csv (Fig. 8),
 # sosi_scale.csv (Fig. 9) and sosi_meta.txt (command, seed, sessionInfo());
-# full: sosi_compare_full.csv, sosi_full_runs.csv (time per run) and
-# sosi_full_meta.txt; fig8rbf: sosi_fig8rbf_meta.txt.
+# full: sosi_compare_full.csv, sosi_full_runs.csv (time per run),
+# sosi_baseline_tuning.csv (the tuned baselines' grids, as mode baselines),
+# sosi_full_ratio_rel.csv (the Fisher embedding's threshold ratio_rel chosen
+# per setting and split on the labelled points, choose_ratio_rel()) and
+# sosi_full_meta.txt; with a fifth argument "fisher" (after "splits=A-B")
+# only the rows the Fisher threshold changes (Fisher SOSI and RBF) are rerun
+# and replaced; fig8rbf: sosi_fig8rbf_meta.txt.
 suppressPackageStartupMessages(library(manifoldOOS))
 args <- commandArgs(trailingOnly = TRUE)
 mode <- if (length(args) >= 1) args[1] else "quick"
@@ -62,29 +68,81 @@ stratified_split <- function(lab, n_per, seed) {
 
 err <- function(pred, truth) mean(as.character(pred) != as.character(truth))
 
-run_compare <- function(ds, n_per, split, ndim, stop_frac) {
+# The Fisher embedding's scale threshold ratio_rel (the paper: the largest
+# scale whose D/G ratio stays above "a certain threshold", value not given),
+# chosen on the labelled points alone: a stratified 2/3 - 1/3 split of them
+# (the third treated as unlabelled, seed cv_seed), the SOSI error on the held
+# out third for each threshold of the grid; the lowest error wins, ties to the
+# smallest threshold (the largest scale). Returns the grid with its errors and
+# the column chosen. With fewer than 3 labelled points in a class (ORL at 2
+# per person) the fitted part would keep a single point of it: no choice is
+# possible, and the default 0.5 is kept (cv_error NA).
+rel_grid <- c(0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
+choose_ratio_rel <- function(X, lab, ndim, cv_seed, grid = rel_grid) {
+  if (min(table(lab)) < 3) return(data.frame(ratio_rel = grid, cv_error = NA_real_, chosen = grid == 0.5))
+  set.seed(cv_seed)
+  held <- unlist(lapply(split(seq_along(lab), lab), function(i) i[sample.int(length(i), max(1, length(i) %/% 3))]))
+  fit_cv <- fisher_embedding(X[-held, ], lab[-held], ndim = ndim)
+  cv <- vapply(grid, function(r) err(sosi(fit_cv, X_unlabeled = X[held, ], ratio_rel = r,
+                                          labels_unlabeled = lab[held])$labels, lab[held]), 0)
+  best <- which(cv == min(cv))
+  data.frame(ratio_rel = grid, cv_error = cv, chosen = seq_along(grid) == best[which.min(grid[best])])
+}
+
+# Rows of the comparison table for the baselines b of one embedding, and their
+# tuning record (one row per grid setting; shared by modes full and baselines)
+baseline_rows <- function(ds, n_per, split, ratio, emb, b, truth) {
+  names_b <- c(rbf = "RBF", lle = "LLE", nystrom = "Nystrom", nn = "NN", svm = "SVM", ssl = "SSL")
+  rows <- do.call(rbind, lapply(names(b), function(m) {
+    data.frame(dataset = ds$name, n_per_class = n_per, ratio = ratio, split = split, embedding = emb,
+               method = names_b[[m]], error = err(b[[m]], truth), seconds = NA)
+  }))
+  tu <- attr(b, "tuning")
+  if (!is.null(tu)) tu <- cbind(dataset = ds$name, n_per_class = n_per, split = split, embedding = emb, tu)
+  list(rows = rows, tuning = tu)
+}
+
+# One setting and split of the comparison: SOSI and its baselines on both
+# embeddings (the Fisher embedding's ratio_rel chosen on the labelled points,
+# column ratio_rel of its SOSI and RBF rows; the RBF map uses SOSI's scales),
+# the ambient classifiers. Returns the rows, the tuning record of the tuned
+# baselines, and the threshold study on the labelled points.
+run_compare <- function(ds, n_per, split, ndim, stop_frac, embeddings = c("S-LE", "Fisher"),
+                        methods = c("rbf", "lle", "nystrom"), ambient = TRUE) {
   tr <- stratified_split(ds$labels, n_per, seed + split)
   X <- ds$X[tr, ]; lab <- ds$labels[tr]; Xu <- ds$X[-tr, ]; truth <- ds$labels[-tr]
   ratio <- length(tr) / nrow(Xu)
-  rows <- list()
-  add <- function(emb, method, e, t) {
-    rows[[length(rows) + 1]] <<- data.frame(dataset = ds$name, n_per_class = n_per, ratio = ratio,
-                                            split = split, embedding = emb, method = method, error = e,
-                                            seconds = t)
-  }
-  for (emb in c("S-LE", "Fisher")) {
+  rows <- list(); tun <- list()
+  rel <- choose_ratio_rel(X, lab, ndim, seed + 99 + split)
+  r_rel <- rel$ratio_rel[rel$chosen]
+  for (emb in embeddings) {
     t0 <- proc.time()[["elapsed"]]
-    fit <- if (emb == "S-LE") supervised_le(X, lab, ndim = ndim) else fisher_embedding(X, lab, ndim = ndim)
-    s <- sosi(fit, X_unlabeled = Xu, stop_frac = stop_frac, labels_unlabeled = truth)
-    add(emb, "SOSI", err(s$labels, truth), proc.time()[["elapsed"]] - t0)
-    b <- sosi_baselines(fit, Xu, methods = c("rbf", "lle", "nystrom"), sosi_fit = s)
-    for (m in names(b)) add(emb, c(rbf = "RBF", lle = "LLE", nystrom = "Nystrom")[[m]], err(b[[m]], truth), NA)
+    if (emb == "S-LE") {
+      fit <- supervised_le(X, lab, ndim = ndim)
+      s <- sosi(fit, X_unlabeled = Xu, stop_frac = stop_frac, labels_unlabeled = truth)
+    } else {
+      fit <- fisher_embedding(X, lab, ndim = ndim)
+      s <- sosi(fit, X_unlabeled = Xu, ratio_rel = r_rel, stop_frac = stop_frac, labels_unlabeled = truth)
+    }
+    rows[[length(rows) + 1]] <- data.frame(dataset = ds$name, n_per_class = n_per, ratio = ratio, split = split,
+                                           embedding = emb, method = "SOSI", error = err(s$labels, truth),
+                                           seconds = proc.time()[["elapsed"]] - t0)
+    b <- baseline_rows(ds, n_per, split, ratio, emb,
+                       sosi_baselines(fit, Xu, methods = methods, sosi_fit = s, labels_unlabeled = truth), truth)
+    rows[[length(rows) + 1]] <- b$rows
+    tun[[length(tun) + 1]] <- b$tuning
   }
-  amb <- c("nn", "ssl", if (requireNamespace("e1071", quietly = TRUE)) "svm")
-  fit <- supervised_le(X, lab, ndim = 2)
-  b <- sosi_baselines(fit, Xu, methods = amb)
-  for (m in names(b)) add("ambient", c(nn = "NN", svm = "SVM", ssl = "SSL")[[m]], err(b[[m]], truth), NA)
-  do.call(rbind, rows)
+  if (ambient) {
+    amb <- c("nn", "ssl", if (requireNamespace("e1071", quietly = TRUE)) "svm")
+    b <- baseline_rows(ds, n_per, split, ratio, "ambient",
+                       sosi_baselines(supervised_le(X, lab, ndim = 2), Xu, methods = amb, labels_unlabeled = truth),
+                       truth)
+    rows[[length(rows) + 1]] <- b$rows
+    tun[[length(tun) + 1]] <- b$tuning
+  }
+  out <- do.call(rbind, rows)
+  out$ratio_rel <- ifelse(out$embedding == "Fisher" & out$method %in% c("SOSI", "RBF"), r_rel, NA)
+  list(compare = out, tuning = bind_fill(tun), rel = cbind(dataset = ds$name, n_per_class = n_per, split = split, rel))
 }
 
 # mode "fig8rbf": only the self-training RBF baseline of Fig. 8 (slow: the
@@ -147,25 +205,17 @@ run_baselines <- function(ds, n_per, split, ndim) {
   tr <- stratified_split(ds$labels, n_per, seed + split)
   X <- ds$X[tr, ]; lab <- ds$labels[tr]; Xu <- ds$X[-tr, ]; truth <- ds$labels[-tr]
   ratio <- length(tr) / nrow(Xu)
-  rows <- list(); tun <- list()
-  add <- function(emb, b) {
-    for (m in names(b)) {
-      rows[[length(rows) + 1]] <<- data.frame(dataset = ds$name, n_per_class = n_per, ratio = ratio, split = split,
-                                              embedding = emb, method = c(nn = "NN", svm = "SVM", ssl = "SSL",
-                                                                          nystrom = "Nystrom")[[m]],
-                                              error = err(b[[m]], truth), seconds = NA)
-    }
-    tu <- attr(b, "tuning")
-    if (!is.null(tu)) tun[[length(tun) + 1]] <<- cbind(dataset = ds$name, n_per_class = n_per, split = split,
-                                                       embedding = emb, tu)
-  }
+  out <- list()
   for (emb in c("S-LE", "Fisher")) {
     fit <- if (emb == "S-LE") supervised_le(X, lab, ndim = ndim) else fisher_embedding(X, lab, ndim = ndim)
-    add(emb, sosi_baselines(fit, Xu, methods = "nystrom", labels_unlabeled = truth))
+    out[[emb]] <- baseline_rows(ds, n_per, split, ratio, emb,
+                                sosi_baselines(fit, Xu, methods = "nystrom", labels_unlabeled = truth), truth)
   }
   amb <- c("nn", "ssl", if (requireNamespace("e1071", quietly = TRUE)) "svm")
-  add("ambient", sosi_baselines(supervised_le(X, lab, ndim = 2), Xu, methods = amb, labels_unlabeled = truth))
-  list(compare = do.call(rbind, rows), tuning = bind_fill(tun))
+  out$ambient <- baseline_rows(ds, n_per, split, ratio, "ambient",
+                               sosi_baselines(supervised_le(X, lab, ndim = 2), Xu, methods = amb,
+                                              labels_unlabeled = truth), truth)
+  list(compare = do.call(rbind, lapply(out, `[[`, "rows")), tuning = bind_fill(lapply(out, `[[`, "tuning")))
 }
 
 prune_untuned <- function(comp, done) {
@@ -175,6 +225,7 @@ prune_untuned <- function(comp, done) {
 
 # rbind of data frames with different parameter columns (NA where absent)
 bind_fill <- function(l) {
+  l <- Filter(Negate(is.null), l)
   cols <- unique(unlist(lapply(l, names)))
   do.call(rbind, lapply(l, function(d) { for (cn in setdiff(cols, names(d))) d[[cn]] <- NA; d[cols] }))
 }
@@ -207,6 +258,11 @@ if (mode == "full") {
   # append its rows to the existing CSVs (to complete a budgeted run)
   # or "splits=A-B": run splits A to B of every setting and append their rows
   only <- if (length(args) >= 4) strsplit(args[4], ":", fixed = TRUE)[[1]] else NULL
+  # optional fifth argument "fisher": rerun only what the Fisher embedding's
+  # threshold ratio_rel changes (its SOSI and RBF rows, the RBF map using
+  # SOSI's scales), replacing those rows in the CSV; the other rows (S-LE,
+  # LLE, Nystrom, ambient) do not depend on it and are kept
+  fisher_only <- length(args) >= 5 && args[5] == "fisher"
   split_range <- NULL
   if (!is.null(only) && startsWith(only[1], "splits=")) {
     split_range <- as.integer(strsplit(sub("^splits=", "", only[1]), "-", fixed = TRUE)[[1]])
@@ -215,11 +271,17 @@ if (mode == "full") {
   }
   res <- list()
   runs <- list()
+  tun <- list()
+  rels <- list()
+  f_c <- file.path(outdir, "sosi_compare_full.csv")
+  f_r <- file.path(outdir, "sosi_full_runs.csv")
+  f_t <- file.path(outdir, "sosi_baseline_tuning.csv")
+  f_rel <- file.path(outdir, "sosi_full_ratio_rel.csv")
   if (!is.null(only) || !is.null(split_range)) {
-    old_c <- file.path(outdir, "sosi_compare_full.csv")
-    old_r <- file.path(outdir, "sosi_full_runs.csv")
-    if (file.exists(old_c)) res[[1]] <- utils::read.csv(old_c)
-    if (file.exists(old_r)) runs[[1]] <- utils::read.csv(old_r)
+    if (file.exists(f_c)) res[[1]] <- utils::read.csv(f_c)
+    if (file.exists(f_r)) runs[[1]] <- utils::read.csv(f_r)
+    if (file.exists(f_t)) tun[[1]] <- utils::read.csv(f_t)
+    if (file.exists(f_rel)) rels[[1]] <- utils::read.csv(f_rel)
   }
   if (!is.null(only)) {
     cfg <- cfg[only[1]]
@@ -237,15 +299,34 @@ if (mode == "full") {
       if (el > budget) { stopped <- TRUE; break }
       sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
       c0 <- proc.time()
-      r <- run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf)
+      r <- if (fisher_only) {
+        run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf, embeddings = "Fisher", methods = "rbf", ambient = FALSE)
+      } else run_compare(dsets[[nm]], n_per, sp, cfg[[nm]]$ndim, sf)
       c1 <- proc.time() - c0
-      res[[length(res) + 1]] <- r
-      runs[[length(runs) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = sp, elapsed = c1[["elapsed"]],
+      if (fisher_only) {
+        # replace the rows this run redoes
+        old <- bind_fill(res)
+        k_old <- paste(old$dataset, old$n_per_class, old$split, old$embedding, old$method)
+        res <- list(old[!k_old %in% paste(r$compare$dataset, r$compare$n_per_class, r$compare$split,
+                                          r$compare$embedding, r$compare$method), , drop = FALSE])
+        r$rel$elapsed <- c1[["elapsed"]]
+        r$rel$cpu <- c1[["user.self"]] + c1[["sys.self"]]
+        rels <- if (length(rels)) {
+          o <- bind_fill(rels)
+          list(o[!paste(o$dataset, o$n_per_class, o$split) %in% paste(nm, n_per, sp), , drop = FALSE])
+        } else list()
+      }
+      res[[length(res) + 1]] <- r$compare
+      tun[[length(tun) + 1]] <- r$tuning
+      rels[[length(rels) + 1]] <- r$rel
+      if (!fisher_only) runs[[length(runs) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = sp, elapsed = c1[["elapsed"]],
                                              cpu = c1[["user.self"]] + c1[["sys.self"]],
                                              load = sub(".*load average: ", "", system("uptime", intern = TRUE)))
       message(sprintf("%s n_per=%d split=%d done in %.0f s (%s)", nm, n_per, sp, c1[["elapsed"]], format(Sys.time())))
-      utils::write.csv(do.call(rbind, res), file.path(outdir, "sosi_compare_full.csv"), row.names = FALSE)
-      utils::write.csv(do.call(rbind, runs), file.path(outdir, "sosi_full_runs.csv"), row.names = FALSE)
+      utils::write.csv(bind_fill(res), f_c, row.names = FALSE)
+      utils::write.csv(do.call(rbind, runs), f_r, row.names = FALSE)
+      utils::write.csv(bind_fill(tun), f_t, row.names = FALSE)
+      utils::write.csv(bind_fill(rels), f_rel, row.names = FALSE)
     }
     if (stopped) break
   }
@@ -253,19 +334,32 @@ if (mode == "full") {
   done <- do.call(rbind, runs)
   meta <- file.path(outdir, "sosi_full_meta.txt")
   if (!is.null(only) || !is.null(split_range)) {
-    cat(sprintf("added: nice -n 5 Rscript inst/experiments/sosi.R full %s %s %s: elapsed %.0f s, CPU %.0f s, load %s\n",
-                outdir, if (is.finite(budget)) budget else "\"\"", args[4], cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
+    cat(sprintf("added: Rscript inst/experiments/sosi.R full %s %s %s (under nice): started %s, elapsed %.0f s, CPU %.0f s, load %s\n",
+                outdir, if (is.finite(budget)) budget else "\"\"", paste(args[-(1:3)], collapse = " "), format(t_start),
+                cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]],
                 sub(".*load average: ", "", system("uptime", intern = TRUE))), file = meta, append = TRUE)
-    cat(sprintf("splits completed per data set and ratio now: %s\n",
+    if (fisher_only) {
+      rl <- bind_fill(rels)
+      cat(sprintf("Fisher SOSI and RBF rows with ratio_rel chosen on the labelled points now for (data set/n_per/split): %s\n",
+                  paste(unique(sprintf("%s/%d/%d", rl$dataset, rl$n_per_class, rl$split)), collapse = ", ")),
+          file = meta, append = TRUE)
+      done <- NULL
+    }
+    if (!is.null(done)) cat(sprintf("splits completed per data set and ratio now: %s\n",
                 paste(sprintf("%s/%d: %d", done$dataset, done$n_per_class,
                               ave(done$split, done$dataset, done$n_per_class, FUN = length))[
                                 !duplicated(paste(done$dataset, done$n_per_class))], collapse = ", ")),
         file = meta, append = TRUE)
+    cat(c(sprintf("seed: %d (split s uses seed + s; the labelled points' split for ratio_rel seed + 99 + s)", seed),
+          capture.output(sessionInfo()), ""), sep = "\n", file = meta, append = TRUE)
     quit(save = "no")
   }
   writeLines(c(sprintf("command: nice -n 5 Rscript inst/experiments/sosi.R full %s %s", outdir,
                        if (is.finite(budget)) budget else ""),
-               sprintf("seed: %d (split s uses seed + s)", seed),
+               sprintf("seed: %d (split s uses seed + s; the labelled points' split for ratio_rel seed + 99 + s)", seed),
+               paste("the Fisher embedding's ratio_rel is chosen per split on the labelled points",
+                     "(choose_ratio_rel(); the study in sosi_full_ratio_rel.csv, the choice in column ratio_rel);",
+                     "the tuned baselines' grids in sosi_baseline_tuning.csv"),
                sprintf("started: %s, finished: %s", format(t_start), format(Sys.time())),
                sprintf("elapsed %.0f s, CPU (user + system) %.0f s", cpu[["elapsed"]], cpu[["user.self"]] + cpu[["sys.self"]]),
                sprintf("time budget: %s min; %s", format(budget),
@@ -313,7 +407,6 @@ if (mode == "scale") {
 # to the smallest threshold (the largest scale). Writes sosi_ratio_rel.csv and
 # sosi_ratio_meta.txt.
 if (mode == "ratio") {
-  rel_grid <- c(0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
   settings <- list(c("YaleB", 6), c("YaleB", 14), c("YaleB", 29), c("COIL20", 7), c("COIL20", 18))
   rows <- list()
   for (st in settings) {
@@ -323,30 +416,19 @@ if (mode == "ratio") {
     tr <- stratified_split(ds$labels, n_per, seed + 1)
     X <- ds$X[tr, ]; lab <- ds$labels[tr]; Xu <- ds$X[-tr, ]; truth <- ds$labels[-tr]
     stop_frac <- if (nm == "YaleB" && n_per == 6) 0.8 else 1
-    # the labelled points' own split (2/3 fitted, 1/3 held out)
-    set.seed(seed + 100)
-    held <- unlist(lapply(split(seq_along(lab), lab), function(i) i[sample.int(length(i), max(1, length(i) %/% 3))]))
-    fit_cv <- fisher_embedding(X[-held, ], lab[-held], ndim = cfg[[nm]]$ndim)
+    rel <- choose_ratio_rel(X, lab, cfg[[nm]]$ndim, seed + 100, rel_grid)
     fit <- fisher_embedding(X, lab, ndim = cfg[[nm]]$ndim)
-    for (r in rel_grid) {
+    for (j in seq_along(rel_grid)) {
       t0 <- proc.time()[["elapsed"]]
-      s_cv <- sosi(fit_cv, X_unlabeled = X[held, ], ratio_rel = r, labels_unlabeled = lab[held])
-      s <- sosi(fit, X_unlabeled = Xu, ratio_rel = r, stop_frac = stop_frac, labels_unlabeled = truth)
-      rows[[length(rows) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = 1, ratio_rel = r,
-                                             cv_error = err(s_cv$labels, lab[held]), test_error = err(s$labels, truth),
-                                             seconds = proc.time()[["elapsed"]] - t0)
-      message(sprintf("%s %d ratio_rel %.1f: cv %.3f, test %.3f", nm, n_per, r, rows[[length(rows)]]$cv_error,
+      s <- sosi(fit, X_unlabeled = Xu, ratio_rel = rel_grid[j], stop_frac = stop_frac, labels_unlabeled = truth)
+      rows[[length(rows) + 1]] <- data.frame(dataset = nm, n_per_class = n_per, split = 1, ratio_rel = rel_grid[j],
+                                             cv_error = rel$cv_error[j], test_error = err(s$labels, truth),
+                                             seconds = proc.time()[["elapsed"]] - t0, chosen = rel$chosen[j])
+      message(sprintf("%s %d ratio_rel %.1f: cv %.3f, test %.3f", nm, n_per, rel_grid[j], rel$cv_error[j],
                       rows[[length(rows)]]$test_error))
     }
   }
   d <- do.call(rbind, rows)
-  key <- paste(d$dataset, d$n_per_class)
-  d$chosen <- FALSE
-  for (k in unique(key)) {
-    i <- which(key == k)
-    j <- i[d$cv_error[i] == min(d$cv_error[i])]
-    d$chosen[j[which.min(d$ratio_rel[j])]] <- TRUE
-  }
   utils::write.csv(d, file.path(outdir, "sosi_ratio_rel.csv"), row.names = FALSE)
   write_mode_meta("ratio", "sosi_ratio_meta.txt", "split 1 uses seed + 1; the labelled points' own split seed + 100")
   quit(save = "no")
@@ -394,8 +476,8 @@ if (mode == "baselines") {
         c0 <- proc.time()[["elapsed"]]
         r <- run_baselines(ds, n_per, sp, cfg[[nm]]$ndim)
         key <- paste(comp$dataset, comp$n_per_class, comp$split, comp$embedding, comp$method)
-        comp <- rbind(comp[!key %in% paste(r$compare$dataset, r$compare$n_per_class, r$compare$split,
-                                           r$compare$embedding, r$compare$method), ], r$compare)
+        comp <- bind_fill(list(comp[!key %in% paste(r$compare$dataset, r$compare$n_per_class, r$compare$split,
+                                                     r$compare$embedding, r$compare$method), ], r$compare))
         tuned[[length(tuned) + 1]] <- r$tuning
         done <- c(done, sprintf("%s/%d/%d", nm, n_per, sp))
         utils::write.csv(comp, fc, row.names = FALSE)
@@ -424,17 +506,22 @@ if (mode == "baselines") {
   quit(save = "no")
 }
 
-res <- list()
-for (nm in names(cfg)) {
-  if (!dir.exists(file.path(path, nm))) { message("data set ", nm, " not available: skipped"); next }
-  ds <- sosi_data(nm, path)
-  for (n_per in cfg[[nm]]$quick) for (sp in seq_len(n_split)) {
-    # early stopping at 80 % at the leftmost Yale ratio, as in the paper
-    sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
-    r <- run_compare(ds, n_per, sp, cfg[[nm]]$ndim, sf)
-    res[[length(res) + 1]] <- r
-    message(sprintf("%s n_per=%d split=%d done (%s)", nm, n_per, sp, format(Sys.time())))
-    utils::write.csv(do.call(rbind, res), file.path(outdir, "sosi_compare.csv"), row.names = FALSE)
+# mode "fig8": the quick mode's Fig. 8 alone (the SOSI, LLE and graph-width
+# Nystrom trajectories; the RBF rows of sosi_progressive.csv are kept), e.g.
+# to check the committed trajectories; writes sosi_fig8_meta.txt
+if (mode != "fig8") {
+  res <- list()
+  for (nm in names(cfg)) {
+    if (!dir.exists(file.path(path, nm))) { message("data set ", nm, " not available: skipped"); next }
+    ds <- sosi_data(nm, path)
+    for (n_per in cfg[[nm]]$quick) for (sp in seq_len(n_split)) {
+      # early stopping at 80 % at the leftmost Yale ratio, as in the paper
+      sf <- if (nm == "YaleB" && n_per == min(cfg[[nm]]$n_per)) 0.8 else 1
+      r <- run_compare(ds, n_per, sp, cfg[[nm]]$ndim, sf)
+      res[[length(res) + 1]] <- r$compare
+      message(sprintf("%s n_per=%d split=%d done (%s)", nm, n_per, sp, format(Sys.time())))
+      utils::write.csv(bind_fill(res), file.path(outdir, "sosi_compare.csv"), row.names = FALSE)
+    }
   }
 }
 
@@ -464,6 +551,11 @@ if (dir.exists(file.path(path, "YaleB"))) {
   prog$n_grid <- NA
   if (!is.null(old) && is.null(old$n_grid)) old$n_grid <- 8
   utils::write.csv(rbind(prog, old), f8, row.names = FALSE)
+}
+
+if (mode == "fig8") {
+  write_mode_meta("fig8", "sosi_fig8_meta.txt", "split 1 uses seed + 1")
+  quit(save = "no")
 }
 
 # Fig. 9: regulariser and RBF-fitting error against a common scale (S-LE)
