@@ -33,20 +33,10 @@ work <- tempfile("atlas-bench-")
 dir.create(work)
 
 # The roll: parameter t, height h, a fixed random rotation into 50
-# dimensions, isotropic noise sd 0.3; filled in row blocks.
-set.seed(19)
-rot <- qr.Q(qr(matrix(rnorm(p * p), p)))[, 1:3]
-atlas_roll <- function(n, seed) {
-  set.seed(seed)
-  t <- 1.5 * pi * (1 + 2 * runif(n))
-  h <- 21 * runif(n)
-  x <- matrix(0, n, p)
-  for (b in split(seq_len(n), ceiling(seq_len(n) / 2e5))) {
-    x[b, ] <- cbind(t[b] * cos(t[b]), h[b], t[b] * sin(t[b])) %*% t(rot) +
-      0.3 * matrix(rnorm(length(b) * p), length(b), p)
-  }
-  list(x = x, t = t)
-}
+# dimensions, isotropic noise sd 0.3, filled in row blocks (rotated_roll() of
+# common.R).
+atlas_roll <- function(n, seed) rotated_roll(n, seed, noise = 0.3, p = p, block = 2e5)
+rot <- atlas_roll(1, 1)$rot
 
 if ("calibrate" %in% parts) {
   cal_n <- as.numeric(strsplit(Sys.getenv("ATLAS_CAL_N", "2e4,1e5"), ",")[[1]])

@@ -118,3 +118,25 @@ bench_child <- function(code, dir = tempdir(), keep = NULL) {
   }
   list(values = vals, rss = as.numeric(sub(".*: ", "", rss)) / 1024)
 }
+
+# A Swiss roll (t uniform in [1.5 pi, 4.5 pi], height 21) rotated into p
+# dimensions by a fixed random rotation, plus isotropic noise. Rows are filled
+# in blocks of `block` rows (one n x p matrix at the peak); the noise of
+# n <= one_shot rows is drawn in one call, as bench/scale.R always did.
+rotated_roll <- function(n, seed, noise, p = 50L, block = 1e6, one_shot = 0) {
+  set.seed(19)
+  rot <- qr.Q(qr(matrix(rnorm(p * p), p)))[, 1:3]
+  set.seed(seed)
+  t <- 1.5 * pi * (1 + 2 * runif(n))
+  h <- 21 * runif(n)
+  if (n <= one_shot) {
+    return(list(x = cbind(t * cos(t), h, t * sin(t)) %*% t(rot) + noise * matrix(rnorm(n * p), n, p),
+                t = t, rot = rot))
+  }
+  x <- matrix(0, n, p)
+  for (b in split(seq_len(n), ceiling(seq_len(n) / block))) {
+    x[b, ] <- cbind(t[b] * cos(t[b]), h[b], t[b] * sin(t[b])) %*% t(rot) +
+      noise * matrix(rnorm(length(b) * p), length(b), p)
+  }
+  list(x = x, t = t, rot = rot)
+}

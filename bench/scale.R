@@ -38,22 +38,9 @@ cat(sprintf("  predict: %s rows x %d features, chunk_size %s, fits on %s rows%s\
 work <- tempfile("scale-bench-")
 dir.create(work)
 
-# Data: a swiss roll in 50 dimensions (fixed random rotation) plus noise.
-set.seed(19)
-rot <- qr.Q(qr(matrix(rnorm(p * p), p)))[, 1:3]
-roll50 <- function(n, seed) {
-  set.seed(seed)
-  t <- 1.5 * pi * (1 + 2 * runif(n))
-  h <- 21 * runif(n)
-  if (n <= 1e6) return(cbind(t * cos(t), h, t * sin(t)) %*% t(rot) + 0.05 * matrix(rnorm(n * p), n, p))
-  # large inputs are filled in row blocks (one n x p matrix at the peak, not three)
-  x <- matrix(0, n, p)
-  for (b in split(seq_len(n), ceiling(seq_len(n) / 1e6))) {
-    x[b, ] <- cbind(t[b] * cos(t[b]), h[b], t[b] * sin(t[b])) %*% t(rot) +
-      0.05 * matrix(rnorm(length(b) * p), length(b), p)
-  }
-  x
-}
+# Data: a swiss roll in 50 dimensions (fixed random rotation) plus noise
+# (rotated_roll() of common.R).
+roll50 <- function(n, seed) rotated_roll(n, seed, noise = 0.05, p = p, block = 1e6, one_shot = 1e6)$x
 Xtr <- roll50(n_fit, 1)
 t_fit <- system.time(fit_lgrm <- lgrm(Xtr, 2, k = 10))[["elapsed"]]
 fit_ltsa <- ltsa(Xtr, 2, k = 10)

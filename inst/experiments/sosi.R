@@ -374,6 +374,15 @@ if (mode == "full") {
   quit(save = "no")
 }
 
+# Fig. 9's data and S-LE fit: split 1 (seed + 1) with the labelled counts of
+# the figure.
+fig9_fit <- function(nm) {
+  ds <- sosi_data(nm, path)
+  n_per <- c(YaleB = 10, COIL20 = 7, ORL = 3)[[nm]]
+  tr <- stratified_split(ds$labels, n_per, seed + 1)
+  list(ds = ds, tr = tr, fit = supervised_le(ds$X[tr, ], ds$labels[tr], ndim = cfg[[nm]]$ndim))
+}
+
 # mode "scale": Fig. 9 on a widened grid of common scales (S-LE, split 1):
 # the default grid of regularizer_path() (25 scales) extended to 30 times its
 # largest scale (40 scales in all), so that the error's rise at large scales
@@ -383,10 +392,8 @@ if (mode == "scale") {
   scale_rows <- list()
   for (nm in names(cfg)) {
     if (!dir.exists(file.path(path, nm))) next
-    ds <- sosi_data(nm, path)
-    n_per <- c(YaleB = 10, COIL20 = 7, ORL = 3)[[nm]]
-    tr <- stratified_split(ds$labels, n_per, seed + 1)
-    fit <- supervised_le(ds$X[tr, ], ds$labels[tr], ndim = cfg[[nm]]$ndim)
+    f9 <- fig9_fit(nm)
+    ds <- f9$ds; tr <- f9$tr; fit <- f9$fit
     g <- regularizer_path(fit, n_grid = 25)$sigma
     grid <- exp(seq(log(min(g)), log(30 * max(g)), length.out = 40))
     rp <- regularizer_path(fit, sigma_grid = grid, X_unlabeled = ds$X[-tr, ], labels_unlabeled = ds$labels[-tr])
@@ -562,10 +569,8 @@ if (mode == "fig8") {
 scale_rows <- list()
 for (nm in names(cfg)) {
   if (!dir.exists(file.path(path, nm))) next
-  ds <- sosi_data(nm, path)
-  n_per <- c(YaleB = 10, COIL20 = 7, ORL = 3)[[nm]]
-  tr <- stratified_split(ds$labels, n_per, seed + 1)
-  fit <- supervised_le(ds$X[tr, ], ds$labels[tr], ndim = cfg[[nm]]$ndim)
+  f9 <- fig9_fit(nm)
+  ds <- f9$ds; tr <- f9$tr; fit <- f9$fit
   rp <- regularizer_path(fit, n_grid = 25, X_unlabeled = ds$X[-tr, ], labels_unlabeled = ds$labels[-tr])
   scale_rows[[length(scale_rows) + 1]] <- cbind(dataset = nm, rp)
 }
