@@ -409,12 +409,13 @@ if (!exists("SPARSE_OOS_NO_MAIN") || !isTRUE(SPARSE_OOS_NO_MAIN)) {
       cat(sprintf("alignment over L: %s frac %.1f split %d (%d L), %.1f s\n", s, f, sp,
                   length(unique(r$alignment$L)), proc.time()[["elapsed"]] - t0))
     }
-    writeLines(c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
-                 "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection",
-                 sprintf("finished: %s; %.1f min elapsed", format(Sys.time(), tz = "UTC", usetz = TRUE),
-                         (proc.time()[["elapsed"]] - t_run) / 60),
-                 "", utils::capture.output(print(utils::sessionInfo()))),
-               file.path(out_dir, "sparse-oos-alignment-L-session.txt"))
+    # one block per run, appended: a run redoes only its --data and splits
+    cat(c(paste("command: Rscript inst/experiments/sparse-oos.R", paste(args, collapse = " ")),
+          "seeds: split s uses set.seed(s) for the stratified split and set.seed(1000 + s) for the random projection",
+          sprintf("finished: %s; %.1f min elapsed", format(Sys.time(), tz = "UTC", usetz = TRUE),
+                  (proc.time()[["elapsed"]] - t_run) / 60),
+          "", utils::capture.output(print(utils::sessionInfo())), ""),
+        sep = "\n", file = file.path(out_dir, "sparse-oos-alignment-L-session.txt"), append = TRUE)
     quit(save = "no")
   }
   cat("PF01 is not available in the shared data; its rows stay empty.\n")
