@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -117,6 +118,56 @@ context("deflated LOBPCG block") {
     const arma::mat R = manifoldOOS::amg_detail::sym_times(L, r.vectors, 1) -
                         r.vectors.each_row() % r.values.t();
     expect_true(arma::sqrt(arma::sum(arma::square(R), 0)).max() <= 1e-9 * 8.0);
+  }
+
+  test_that("rows renumbered: the same pairs, mapped back to the caller's rows") {
+    // the grid's nodes in a random order (as a kNN graph's rows come), solved
+    // with and without the breadth-first renumbering
+    std::mt19937 gen(7);
+    std::vector<int> perm(n);
+    for (long i = 0; i < n; ++i) perm[i] = static_cast<int>(i);
+    std::shuffle(perm.begin(), perm.end(), gen);
+    std::vector<Eigen::Triplet<double>> t;
+    for (long j = 0; j < L.outerSize(); ++j) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(L, j); it; ++it) {
+        t.emplace_back(perm[it.row()], perm[it.col()], it.value());
+      }
+    }
+    Eigen::SparseMatrix<double> Ls(n, n);
+    Ls.setFromTriplets(t.begin(), t.end());
+    Ls.makeCompressed();
+    manifoldOOS::lobpcg_options o;
+    o.amg.coarse_size = 200;
+    o.tol = 1e-11;
+    const manifoldOOS::eigen_result a = manifoldOOS::lobpcg_bottom_deflated(Ls, ones, 3, o);
+    o.reorder = false;
+    const manifoldOOS::eigen_result b = manifoldOOS::lobpcg_bottom_deflated(Ls, ones, 3, o);
+    const arma::vec ref = grid_eigenvalues(nx, ny).head(3);
+    expect_true(arma::abs(a.values - ref).max() <= 1e-9 * ref.max());
+    expect_true(arma::abs(b.values - ref).max() <= 1e-9 * ref.max());
+    // distinct eigenvalues: the vectors agree up to sign, row by row
+    const arma::vec cosines = arma::abs(arma::sum(a.vectors % b.vectors, 0)).t();
+    expect_true(cosines.min() > 1.0 - 1e-8);
+    // and they are eigenvectors of the shuffled matrix in the caller's numbering
+    const arma::mat R = manifoldOOS::amg_detail::sym_times(Ls, a.vectors, 1) -
+                        a.vectors.each_row() % a.values.t();
+    expect_true(arma::sqrt(arma::sum(arma::square(R), 0)).max() <= 1e-10 * 8.0);
+  }
+
+  test_that("a grid above the panel size of the block products (threaded) matches the closed form") {
+    const long mx = 120, my = 151, m = mx * my;
+    const Eigen::SparseMatrix<double> G = grid_laplacian(mx, my);
+    manifoldOOS::lobpcg_options o;
+    o.tol = 1e-10;
+    o.n_threads = 2;
+    const manifoldOOS::eigen_result r = manifoldOOS::lobpcg_bottom_deflated(G, arma::vec(m, arma::fill::ones), 2, o);
+    const arma::vec ref = grid_eigenvalues(mx, my).head(2);
+    expect_true(arma::abs(r.values - ref).max() <= 1e-8 * ref.max());
+    o.n_threads = 1;
+    const manifoldOOS::eigen_result r1 = manifoldOOS::lobpcg_bottom_deflated(G, arma::vec(m, arma::fill::ones), 2, o);
+    // the same result for any number of threads
+    expect_true(arma::abs(r.values - r1.values).max() == 0.0);
+    expect_true(arma::abs(r.vectors - r1.vectors).max() == 0.0);
   }
 
   test_that("too few iterations raise convergence_error, too small a matrix input_error") {

@@ -22,27 +22,35 @@ template <class Sp>
 static arma::mat outer_times(const Sp& M, const arma::mat& X, int n_threads) {
   const long n_out = M.outerSize();
   const arma::uword p = X.n_cols;
-  const long nx = static_cast<long>(X.n_rows);
   arma::mat Y(n_out, p);
+  if (p == 0 || n_out == 0) return Y;
   const auto* op = M.outerIndexPtr();
   const auto* ip = M.innerIndexPtr();
   const double* vp = M.valuePtr();
-  const double* xp = X.memptr();
-  double* yp = Y.memptr();
+  // X read by rows (X' column-major): the p entries of a neighbour are
+  // adjacent, so each stored entry costs one memory access for all columns
+  // (the neighbours of a kNN graph are scattered over memory). Each column's
+  // sum runs over the row's entries in the same order as a column-by-column
+  // product, so the result does not depend on the layout.
+  const arma::mat Xt = X.t();
+  arma::mat Yt(p, n_out);
+  const double* xp = Xt.memptr();
+  double* yp = Yt.memptr();
   const int nt = resolve_threads(n_threads);
   (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) if (nt > 1 && n_out > 4096) schedule(static)
 #endif
   for (long i = 0; i < n_out; ++i) {
-    const long k0 = op[i], k1 = op[i + 1];
-    for (arma::uword c = 0; c < p; ++c) {
-      const double* xc = xp + c * nx;
-      double s = 0.0;
-      for (long k = k0; k < k1; ++k) s += vp[k] * xc[ip[k]];
-      yp[c * n_out + i] = s;
+    double* yi = yp + static_cast<std::size_t>(i) * p;
+    for (arma::uword c = 0; c < p; ++c) yi[c] = 0.0;
+    for (long k = op[i], k1 = op[i + 1]; k < k1; ++k) {
+      const double v = vp[k];
+      const double* xr = xp + static_cast<std::size_t>(ip[k]) * p;
+      for (arma::uword c = 0; c < p; ++c) yi[c] += v * xr[c];
     }
   }
+  Y = Yt.t();
   return Y;
 }
 
@@ -105,6 +113,99 @@ long aggregate(const sp_mat_e& A, double theta, std::vector<long>& agg) {
     ++na;
   }
   return na;
+}
+
+// Sparse rows accumulated with a dense scatter over `width` columns, one row
+// at a time per thread; `fill(r, add)` calls add(col, value) for row r. Two
+// passes (the first counts each row's columns), so the rows are written
+// straight into the compressed row-major result with no intermediate copy.
+// Every row is summed by one thread in a fixed order, so the result does not
+// depend on the number of threads.
+template <class Fill>
+static sp_mat_r accumulate_rows(long n_rows, long width, int n_threads, Fill fill) {
+  sp_mat_r M(n_rows, width);
+  std::vector<long> start(n_rows + 1, 0);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      for (long r = 0; r < n_rows; ++r) start[r + 1] += start[r];
+      if (start[n_rows] > 2147483647L) throw input_error("the AMG Galerkin product has more than 2^31 entries");
+      M.resizeNonZeros(start[n_rows]);
+      for (long r = 0; r <= n_rows; ++r) M.outerIndexPtr()[r] = static_cast<int>(start[r]);
+    }
+    int* mip = M.innerIndexPtr();
+    double* mvp = M.valuePtr();
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1 && n_rows > 1024)
+#endif
+    {
+      std::vector<double> acc(width, 0.0);
+      std::vector<char> used(width, 0);
+      std::vector<int> cols;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 256)
+#endif
+      for (long r = 0; r < n_rows; ++r) {
+        cols.clear();
+        fill(r, [&](int c, double v) {
+          if (!used[c]) {
+            used[c] = 1;
+            cols.push_back(c);
+          }
+          acc[c] += v;
+        });
+        if (pass == 0) {
+          start[r + 1] = static_cast<long>(cols.size());
+        } else {
+          std::sort(cols.begin(), cols.end());
+          long at = start[r];
+          for (int c : cols) {
+            mip[at] = c;
+            mvp[at++] = acc[c];
+          }
+        }
+        for (int c : cols) {
+          acc[c] = 0.0;
+          used[c] = 0;
+        }
+      }
+    }
+  }
+  return M;
+}
+
+// P' A P (nc x nc): first the rows of A P (A symmetric: its columns read as
+// rows), then row a of the product as the sum over the fine rows i listed in
+// row a of R = P' of R(a, i) (A P)(i, :).
+static sp_mat_e galerkin(const sp_mat_e& A, const sp_mat_r& P, const sp_mat_r& R, long nc, int n_threads) {
+  const auto* aop = A.outerIndexPtr();
+  const auto* aip = A.innerIndexPtr();
+  const double* avp = A.valuePtr();
+  const auto* pop = P.outerIndexPtr();
+  const auto* pip = P.innerIndexPtr();
+  const double* pvp = P.valuePtr();
+  const sp_mat_r AP = accumulate_rows(A.outerSize(), nc, n_threads, [&](long i, auto add) {
+    for (long s = aop[i]; s < aop[i + 1]; ++s) {
+      const long k = aip[s];
+      const double w = avp[s];
+      for (long q = pop[k]; q < pop[k + 1]; ++q) add(pip[q], w * pvp[q]);
+    }
+  });
+  const auto* bop = AP.outerIndexPtr();
+  const auto* bip = AP.innerIndexPtr();
+  const double* bvp = AP.valuePtr();
+  const auto* rop = R.outerIndexPtr();
+  const auto* rip = R.innerIndexPtr();
+  const double* rvp = R.valuePtr();
+  const sp_mat_r Ac = accumulate_rows(nc, nc, n_threads, [&](long a, auto add) {
+    for (long t = rop[a]; t < rop[a + 1]; ++t) {
+      const long i = rip[t];
+      const double w = rvp[t];
+      for (long q = bop[i]; q < bop[i + 1]; ++q) add(bip[q], w * bvp[q]);
+    }
+  });
+  return sp_mat_e(Ac);
 }
 
 // Spectral radius of D^{-1} A (similar to the symmetric D^{-1/2} A D^{-1/2})
@@ -208,24 +309,18 @@ amg_hierarchy::amg_hierarchy(const sp_mat_e& A, const arma::vec& b, const amg_op
       P.finalize();
     }
     std::vector<std::vector<std::pair<long, double>>>().swap(rows);
-    // Galerkin product P' A P in row blocks of A (A symmetric: its column
-    // block is the transposed row block), bounding the intermediate A P.
-    const sp_mat_e Pc(P);
-    sp_mat_e Ac(nc, nc);
-    const long blk = std::max<long>(4096, n / 16);
-    for (long r0 = 0; r0 < n; r0 += blk) {
-      const long len = std::min(blk, n - r0);
-      const sp_mat_e Acol = Al.middleCols(r0, len);        // A(:, blk)
-      const sp_mat_e Pb = P.middleRows(r0, len);           // P(blk, :) (row-major panel)
-      const sp_mat_e APb = Acol * Pb;                      // n x nc
-      const sp_mat_e term = Pc.transpose() * APb;          // nc x nc
-      Ac += term;
-      check_interrupt();
+    // Galerkin product P' A P (rows of A P, then rows of R (A P)); threaded,
+    // the same result for any number of threads
+    sp_mat_r R = P.transpose();
+    R.makeCompressed();
+    sp_mat_e Ac = amg_detail::galerkin(Al, P, R, nc, nt);
+    {
+      sp_mat_e At = Ac.transpose();
+      Ac = 0.5 * (Ac + At);
+      Ac.makeCompressed();
     }
-    sp_mat_e At = Ac.transpose();
-    Ac = 0.5 * (Ac + At);
-    Ac.makeCompressed();
-    L.R = P.transpose();
+    check_interrupt();
+    L.R = std::move(R);
     L.P = std::move(P);
     level next;
     next.A_own = std::move(Ac);

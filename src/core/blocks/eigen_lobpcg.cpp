@@ -5,6 +5,8 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <manifoldOOS/core/common.h>
 
@@ -12,10 +14,54 @@ namespace manifoldOOS {
 
 namespace lobpcg_detail {
 
+// Products of tall n x p blocks with small p, threaded over fixed row panels
+// (the panels and the order of their sums do not depend on the number of
+// threads, so neither do the results): the reference BLAS of a default R
+// runs them on one core and they dominate the iterations at n = 10^6.
+static constexpr arma::uword panel_rows = 8192;
+
+// A' B (p x q)
+static arma::mat tprod(const arma::mat& A, const arma::mat& B, int n_threads) {
+  const arma::uword n = A.n_rows;
+  if (n < 2 * panel_rows) return A.t() * B;
+  const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
+  std::vector<arma::mat> part(n_panels);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+#endif
+  for (long b = 0; b < long(n_panels); ++b) {
+    const arma::uword r0 = arma::uword(b) * panel_rows, r1 = std::min(n, r0 + panel_rows) - 1;
+    part[b] = A.rows(r0, r1).t() * B.rows(r0, r1);
+  }
+  arma::mat G = std::move(part[0]);
+  for (arma::uword b = 1; b < n_panels; ++b) G += part[b];
+  return G;
+}
+
+// A C (n x q) for a small C
+static arma::mat prod(const arma::mat& A, const arma::mat& C, int n_threads) {
+  const arma::uword n = A.n_rows;
+  if (n < 2 * panel_rows) return A * C;
+  arma::mat Y(n, C.n_cols);
+  const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+#endif
+  for (long b = 0; b < long(n_panels); ++b) {
+    const arma::uword r0 = arma::uword(b) * panel_rows, r1 = std::min(n, r0 + panel_rows) - 1;
+    Y.rows(r0, r1) = A.rows(r0, r1) * C;
+  }
+  return Y;
+}
+
 // Orthonormal basis of the span of S's columns, numerically dependent
 // directions dropped: columns scaled to unit norm, then S V Lambda^{-1/2}
 // from the eigendecomposition of the Gram matrix; two passes.
-static arma::mat orthonormal(arma::mat S) {
+static arma::mat orthonormal(arma::mat S, int nt) {
   for (int pass = 0; pass < 2 && S.n_cols > 0; ++pass) {
     arma::rowvec d = arma::sqrt(arma::sum(arma::square(S), 0));
     const arma::uvec nz = arma::find(d > 0);
@@ -25,19 +71,19 @@ static arma::mat orthonormal(arma::mat S) {
     }
     if (S.n_cols == 0) break;
     S.each_row() /= d;
-    arma::mat G = S.t() * S;
+    arma::mat G = tprod(S, S, nt);
     G = 0.5 * (G + G.t());
     arma::vec ev;
     arma::mat V;
     if (!arma::eig_sym(ev, V, G)) throw convergence_error("LOBPCG: the Gram eigendecomposition failed");
     const arma::uvec keep = arma::find(ev > ev.max() * 1e-12);
-    S = S * (V.cols(keep) * arma::diagmat(1.0 / arma::sqrt(ev(keep))));
+    S = prod(S, V.cols(keep) * arma::diagmat(1.0 / arma::sqrt(ev(keep))), nt);
   }
   return S;
 }
 
-static void orth_against(arma::mat& S, const arma::mat& X) {
-  for (int pass = 0; pass < 2; ++pass) S -= X * (X.t() * S);
+static void orth_against(arma::mat& S, const arma::mat& X, int nt) {
+  for (int pass = 0; pass < 2; ++pass) S -= prod(X, tprod(X, S, nt), nt);
 }
 
 static double norm_inf_sym(const Eigen::SparseMatrix<double>& A) {
@@ -50,10 +96,90 @@ static double norm_inf_sym(const Eigen::SparseMatrix<double>& A) {
   return best;
 }
 
+// Breadth-first order of the graph of A (Cuthill-McKee without the degree
+// sort): each component from a pseudo-peripheral node (the last node reached
+// from its first node), neighbours in index order. A kNN graph's rows come
+// in the data's order, so a row's neighbours are scattered over memory; in
+// breadth-first order they lie in the same or adjacent levels, so the
+// products of the solver read nearby memory. perm[new] = old.
+static std::vector<int> bfs_order(const Eigen::SparseMatrix<double>& A) {
+  const long n = A.rows();
+  const auto* op = A.outerIndexPtr();
+  const auto* ip = A.innerIndexPtr();
+  std::vector<int> order;
+  order.reserve(n);
+  std::vector<char> seen(n, 0), probe(n, 0);
+  std::vector<int> queue;
+  auto bfs = [&](int s, std::vector<char>& mark, std::vector<int>& out) {
+    std::size_t head = out.size();
+    out.push_back(s);
+    mark[s] = 1;
+    while (head < out.size()) {
+      const int i = out[head++];
+      for (long k = op[i]; k < op[i + 1]; ++k) {
+        const int j = ip[k];
+        if (!mark[j]) {
+          mark[j] = 1;
+          out.push_back(j);
+        }
+      }
+    }
+  };
+  for (long s = 0; s < n; ++s) {
+    if (seen[s]) continue;
+    queue.clear();
+    bfs(static_cast<int>(s), probe, queue);   // the component; its last node is far from s
+    const int start = queue.back();
+    bfs(start, seen, order);
+  }
+  return order;
+}
+
+// B = A with rows and columns renumbered: B(r, c) = A(perm[r], perm[c]).
+static Eigen::SparseMatrix<double> permute_sym(const Eigen::SparseMatrix<double>& A, const std::vector<int>& perm,
+                                               int n_threads) {
+  const long n = A.rows();
+  std::vector<int> inv(n);
+  for (long r = 0; r < n; ++r) inv[perm[r]] = static_cast<int>(r);
+  const auto* op = A.outerIndexPtr();
+  const auto* ip = A.innerIndexPtr();
+  const double* vp = A.valuePtr();
+  Eigen::SparseMatrix<double> B(n, n);
+  B.resizeNonZeros(A.nonZeros());
+  int* bop = B.outerIndexPtr();
+  bop[0] = 0;
+  for (long r = 0; r < n; ++r) bop[r + 1] = bop[r] + (op[perm[r] + 1] - op[perm[r]]);
+  int* bip = B.innerIndexPtr();
+  double* bvp = B.valuePtr();
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1 && n > 4096)
+#endif
+  {
+    std::vector<std::pair<int, double>> row;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1024)
+#endif
+    for (long r = 0; r < n; ++r) {
+      const int o = perm[r];
+      row.clear();
+      for (long k = op[o]; k < op[o + 1]; ++k) row.emplace_back(inv[ip[k]], vp[k]);
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      long at = bop[r];
+      for (const auto& e : row) {
+        bip[at] = e.first;
+        bvp[at++] = e.second;
+      }
+    }
+  }
+  return B;
+}
+
 }  // namespace lobpcg_detail
 
-eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
-                                    long m, const lobpcg_options& o) {
+static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec, long m,
+                                const lobpcg_options& o) {
   const long n = A.rows();
   if (A.cols() != n) throw input_error("LOBPCG: the matrix must be square");
   if (long(null_vec.n_elem) != n) throw input_error("LOBPCG: the null vector has the wrong length");
@@ -84,9 +210,9 @@ eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const 
   // (a V-cycle may collapse the block, e.g. onto a second null vector of a
   // disconnected graph: then the less smoothed block is kept)
   X -= u * (u.t() * X);
-  X = lobpcg_detail::orthonormal(X);
+  X = lobpcg_detail::orthonormal(X, nt);
   for (int sweep = 0; sweep < 2; ++sweep) {
-    arma::mat Y = lobpcg_detail::orthonormal(M.apply(X));
+    arma::mat Y = lobpcg_detail::orthonormal(M.apply(X), nt);
     if (long(Y.n_cols) < bs) break;
     X = std::move(Y);
   }
@@ -94,11 +220,11 @@ eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const 
   arma::mat AX = times_a(X);
   arma::vec theta;
   {
-    arma::mat G = X.t() * AX, C;
+    arma::mat G = lobpcg_detail::tprod(X, AX, nt), C;
     G = 0.5 * (G + G.t());
     if (!arma::eig_sym(theta, C, G)) throw convergence_error("LOBPCG: Rayleigh-Ritz failed");
-    X = X * C;
-    AX = AX * C;
+    X = lobpcg_detail::prod(X, C, nt);
+    AX = lobpcg_detail::prod(AX, C, nt);
   }
   arma::mat P;  // n x bs directions (empty at the start)
   long it = 0, n_ops = 2 * bs;
@@ -119,19 +245,19 @@ eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const 
     n_ops += static_cast<long>(active.n_elem);
     if (!P.is_empty()) S = arma::join_rows(S, P.cols(active));
     S -= u * (u.t() * S);
-    lobpcg_detail::orth_against(S, X);
-    S = lobpcg_detail::orthonormal(S);
-    lobpcg_detail::orth_against(S, X);
-    S = lobpcg_detail::orthonormal(S);
+    lobpcg_detail::orth_against(S, X, nt);
+    S = lobpcg_detail::orthonormal(S, nt);
+    lobpcg_detail::orth_against(S, X, nt);
+    S = lobpcg_detail::orthonormal(S, nt);
     if (S.n_cols == 0) throw convergence_error("LOBPCG: the search directions vanished");
     const arma::mat AS = times_a(S);
     // Rayleigh-Ritz on the orthonormal basis [X, S]
     arma::mat G(bs + S.n_cols, bs + S.n_cols);
-    G.submat(0, 0, bs - 1, bs - 1) = X.t() * AX;
-    const arma::mat XAS = X.t() * AS;
+    G.submat(0, 0, bs - 1, bs - 1) = lobpcg_detail::tprod(X, AX, nt);
+    const arma::mat XAS = lobpcg_detail::tprod(X, AS, nt);
     G.submat(0, bs, bs - 1, G.n_cols - 1) = XAS;
     G.submat(bs, 0, G.n_rows - 1, bs - 1) = XAS.t();
-    G.submat(bs, bs, G.n_rows - 1, G.n_cols - 1) = S.t() * AS;
+    G.submat(bs, bs, G.n_rows - 1, G.n_cols - 1) = lobpcg_detail::tprod(S, AS, nt);
     G = 0.5 * (G + G.t());
     arma::vec ev;
     arma::mat V;
@@ -139,9 +265,9 @@ eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const 
     const arma::mat CX = V.submat(0, 0, bs - 1, bs - 1);
     const arma::mat CS = V.submat(bs, 0, V.n_rows - 1, bs - 1);
     theta = ev.head(bs);
-    P = S * CS;
-    X = X * CX + P;
-    AX = AX * CX + AS * CS;
+    P = lobpcg_detail::prod(S, CS, nt);
+    X = lobpcg_detail::prod(X, CX, nt) + P;
+    AX = lobpcg_detail::prod(AX, CX, nt) + lobpcg_detail::prod(AS, CS, nt);
   }
   if (!done) {
     std::ostringstream os;
@@ -160,6 +286,27 @@ eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const 
   os << "LOBPCG: " << it << " iterations, block " << bs << "; AMG: " << M.n_levels()
      << " levels, operator complexity " << M.operator_complexity();
   res.note = os.str();
+  return res;
+}
+
+eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
+                                    long m, const lobpcg_options& o) {
+  const long n = A.rows();
+  if (!o.reorder || n < 2 || A.cols() != n || long(null_vec.n_elem) != n || !A.isCompressed()) {
+    return lobpcg_core(A, null_vec, m, o);
+  }
+  const std::vector<int> perm = lobpcg_detail::bfs_order(A);
+  arma::vec up(n);
+  for (long r = 0; r < n; ++r) up(r) = null_vec(perm[r]);
+  eigen_result res;
+  {
+    const Eigen::SparseMatrix<double> B = lobpcg_detail::permute_sym(A, perm, o.n_threads);
+    res = lobpcg_core(B, up, m, o);
+  }
+  arma::mat V(n, res.vectors.n_cols);
+  for (long r = 0; r < n; ++r) V.row(perm[r]) = res.vectors.row(r);
+  res.vectors = std::move(V);
+  res.note += "; rows in breadth-first order";
   return res;
 }
 

@@ -10,7 +10,7 @@
 // tentative prolongator T is piecewise b (column a: b restricted to the
 // aggregate, normalised), smoothed once by damped Jacobi,
 // P = (I - omega D^{-1} A) T with omega = 4 / (3 rho(D^{-1} A)); the coarse
-// operator is the Galerkin product P' A P (formed in row blocks). Because
+// operator is the Galerkin product P' A P (formed by rows: A P, then P' (A P)). Because
 // A b = 0 and T b_c = b, P b_c = b and P' A P b_c = 0: the null vector is
 // carried exactly to every level. Recursion stops at `coarse_size` nodes,
 // where A_c + c b_c b_c' is factorised densely (Cholesky); on the orthogonal

@@ -15,7 +15,10 @@
 // the small eigenproblem is a standard one. Soft locking: converged columns
 // stay in X but get no new W or P. The start block is a seeded random block
 // smoothed by two V-cycles. Convergence: |A x_j - theta_j x_j| <=
-// tol * |A|_inf for the first m columns.
+// tol * |A|_inf for the first m columns. With `reorder` (default) the
+// problem is solved on a copy of A renumbered in breadth-first order of its
+// graph, where a row's neighbours lie close in memory (a kNN graph's rows
+// come in the data's order, scattered), and the vectors are mapped back.
 //
 // Implemented in src/core/blocks/eigen_lobpcg.cpp.
 #ifndef MANIFOLDOOS_EIGEN_LOBPCG_H
@@ -35,6 +38,7 @@ struct lobpcg_options {
   long extra = 0;      // guard vectors beyond m (0: max(3, m / 2))
   unsigned seed = 42;  // start block (the solver never touches R's generator)
   int n_threads = 0;
+  bool reorder = true; // solve in breadth-first order of A's graph (memory locality), results mapped back
   amg_options amg;
 };
 
