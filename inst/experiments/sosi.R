@@ -157,7 +157,7 @@ run_compare <- function(ds, n_per, split, ndim, stop_frac, embeddings = c("S-LE"
 if (mode %in% c("fig8rbf", "fig8nystrom")) {
   t_start <- Sys.time()
   cpu0 <- proc.time()
-  embs <- if (length(args) >= 3 && args[3] != "both") args[3] else c("S-LE", "Fisher")
+  embs <- if (length(args) >= 3 && args[3] != "both") strsplit(args[3], ",", fixed = TRUE)[[1]] else c("S-LE", "Fisher")
   oos8 <- if (mode == "fig8rbf") "rbf" else "nystrom"
   meth8 <- c(rbf = "RBF", nystrom = "Nystrom")[[oos8]]
   n_grid8 <- 40
