@@ -35,6 +35,15 @@
 #' @param include_self Whether the neighbourhood of \eqn{x_i} contains
 #'   \eqn{x_i} itself (see `k`).
 #' @param reg Regulariser of the reconstruction weights used by `predict()`.
+#' @param eigen_solver `"auto"` (default), `"dense"`, `"sparse"` or
+#'   `"lobpcg"`. `"auto"`: dense LAPACK for small problems, shift-invert
+#'   Lanczos on the sparse alignment matrix above, and from
+#'   `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points on LOBPCG (Knyazev
+#'   2001) preconditioned by smoothed-aggregation algebraic multigrid, with
+#'   the constant vector deflated: it needs no sparse factorisation of a
+#'   matrix with about \eqn{k^2} entries per row. `"sparse"` is always
+#'   shift-invert, `"lobpcg"` always LOBPCG. The path taken is recorded in
+#'   `fit$solver$method`.
 #' @param pca `NULL` (default) or the number of principal components to fit
 #'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection
@@ -73,7 +82,7 @@
 #' y_new <- predict(fit, roll$x[501:600, ])
 #' plot(fit, color = roll$color[1:500])
 ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
-                 eigen_solver = c("auto", "dense", "sparse"),
+                 eigen_solver = c("auto", "dense", "sparse", "lobpcg"),
                  knn_method = getOption("manifoldOOS.knn_method", "auto"),
                  pca = NULL, pca_scale = FALSE, metric = "euclidean", neighbors = NULL,
                  verbose = getOption("manifoldOOS.verbose", FALSE)) {
@@ -87,7 +96,9 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
                                     "carries no alignment information); got %d."), ndim + 2L, k))
   }
   reg <- check_number(reg, "reg", lower = 0)
-  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse"), "eigen_solver")
+  eigen_solver <- check_choice(eigen_solver, c("auto", "dense", "sparse", "lobpcg"), "eigen_solver")
+  eig <- spectral_eig_opts(if (eigen_solver == "lobpcg") "sparse" else eigen_solver, 1e-10)
+  eig$deflated <- switch(eigen_solver, lobpcg = "lobpcg", auto = "auto", "shift_invert")
   threads <- default_threads()
   t0 <- mo_progress(verbose, "LTSA: %d points x %d features -> %d dimensions (k = %d)", n, ncol(X), ndim, k)
   res <- timed({
@@ -100,7 +111,7 @@ ltsa <- function(X, ndim = 2, k = 10, include_self = TRUE, reg = 1e-3,
     t1 <- mo_progress(verbose, "LTSA: nearest neighbours done (graph connected)", start = t0)
     mo_progress(verbose, "LTSA: local tangent spaces, alignment matrix and eigen-solve (eigen_solver = \"%s\")",
                 eigen_solver)
-    m <- core(.mo_ltsa_fit(X, nbhd, ndim, spectral_eig_opts(eigen_solver, 1e-10), threads))
+    m <- core(.mo_ltsa_fit(X, nbhd, ndim, eig, threads))
     mo_progress(verbose, "LTSA: local tangent spaces and alignment matrix (%.0f non-zeros) %s, eigen-solve %s",
                 m$nnz, format_seconds(round(m$seconds[["assembly"]], 3)), format_seconds(round(m$seconds[["eigen"]], 3)))
     mo_progress(verbose, "LTSA: eigen-solve done with %s", describe_solver(m$method), start = t1)

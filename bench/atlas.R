@@ -5,7 +5,8 @@
 #   ATLAS_N        sizes (comma separated)                        default 1e5
 #   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse;
 #                  "diffusion" (diffusion_map(), default kNN kernel) and
-#                  "diffusion_k" (its kernel on k neighbours) add those fits
+#                  "diffusion_k" (its kernel on k neighbours) add those fits;
+#                  "ltsa" and "ltsa_sparse": ltsa() with eigen_solver "lobpcg" / "sparse"
 #   ATLAS_SKLEARN  "1": scikit-learn SpectralEmbedding at sizes <= 1e5 (default "1");
 #                  its default solver, and eigen_solver = "amg" when pyamg imports
 #   ATLAS_KNN      "0": no separate knn() row (the fits' progress lines time the graph)
@@ -93,6 +94,8 @@ for (n in sizes) {
       diffusion = sprintf('fit <- diffusion_map(X, 2, k = %d, knn_method = "hnsw", verbose = TRUE)', k),
       diffusion_k = sprintf(paste0('fit <- diffusion_map(X, 2, k = %d, kernel = "knn", kernel_k = %d, ',
                                    'knn_method = "hnsw", verbose = TRUE)'), k, k),
+      ltsa = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "lobpcg", verbose = TRUE)', k),
+      ltsa_sparse = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "sparse", verbose = TRUE)', k),
       sprintf('fit <- laplacian_eigenmaps(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "%s", verbose = TRUE)',
               k, route))
     r <- bench_child(c(
@@ -106,6 +109,8 @@ for (n in sizes) {
       work, keep = "^([0-9]{2}:[0-9]{2}:[0-9]{2} |METHOD)")
     add_row(n = n, what = switch(route, diffusion = "diffusion_map() (kernel_k = 10 k)",
                                  diffusion_k = "diffusion_map(kernel_k = k)",
+                                 ltsa = "ltsa(eigen_solver = \"lobpcg\")",
+                                 ltsa_sparse = "ltsa(eigen_solver = \"sparse\")",
                                  sprintf("laplacian_eigenmaps(eigen_solver = \"%s\")", route)),
             seconds = if (length(r$values)) r$values[["seconds"]] else NA_real_,
             peak_rss_mb = round(r$rss),

@@ -77,6 +77,30 @@ test_that("laplacian_eigenmaps(eigen_solver = \"lobpcg\") equals the shift-inver
                class = "manifoldOOS_input_error")
 })
 
+test_that("ltsa(eigen_solver = \"lobpcg\") equals the shift-invert fit up to sign, and auto switches at lobpcg_min_n", {
+  X <- swiss_roll(3000, seed = 9)$x
+  si <- ltsa(X, 2, k = 12, eigen_solver = "sparse")
+  lo <- ltsa(X, 2, k = 12, eigen_solver = "lobpcg")
+  expect_false(identical(si$solver$method, "lobpcg_amg_deflated"))
+  expect_identical(lo$solver$method, "lobpcg_amg_deflated")
+  expect_equal(lo$eigenvalues, si$eigenvalues, tolerance = 1e-7)
+  Ys <- unname(si$embedding)
+  Yl <- unname(lo$embedding)
+  Yl <- sweep(Yl, 2, sign(colSums(Yl * Ys)), `*`)
+  expect_lt(max(abs(Yl - Ys)) / max(abs(Ys)), 1e-5)
+  # the embedding is orthogonal to the constant (deflated exactly)
+  expect_lt(max(abs(colSums(lo$embedding))) / max(abs(lo$embedding)), 1e-9)
+  # predict() is the fit's rule either way
+  expect_equal(predict(lo, X[1:20, ]), sweep(predict(si, X[1:20, ]), 2, sign(colSums(unname(lo$embedding) * Ys)), `*`),
+               tolerance = 1e-5, ignore_attr = TRUE)
+  # "auto" takes LOBPCG from lobpcg_min_n points on, shift-invert below
+  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L)
+  expect_identical(ltsa(X, 2, k = 12)$solver$method, "lobpcg_amg_deflated")
+  withr::local_options(manifoldOOS.lobpcg_min_n = 1e5)
+  expect_false(identical(ltsa(X, 2, k = 12)$solver$method, "lobpcg_amg_deflated"))
+  expect_error(ltsa(X, 2, k = 12, eigen_solver = "amg"), class = "manifoldOOS_input_error")
+})
+
 test_that("a disconnected graph raises the same classed error with LOBPCG", {
   W1 <- lobpcg_laplacian(1200, seed = 1)$W
   W <- methods::as(methods::as(Matrix::bdiag(W1, W1), "generalMatrix"), "CsparseMatrix")

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/parallel.h>
@@ -71,9 +72,33 @@ inline sp_mat_e sparse_from_triplets(long n, const std::vector<Eigen::Triplet<do
   return M;
 }
 
-inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o) {
+// allow_lobpcg (LTSA): with o.deflated = lobpcg, or automatic and
+// n >= o.lobpcg_min_n, the constant is deflated exactly and the q bottom
+// pairs orthogonal to it come from LOBPCG + AMG (eigen_lobpcg.h; no sparse
+// factorisation of a matrix with k^2 entries per row). Not for LLE's M,
+// whose bottom eigenvalues sit near the rounding level of a residual test.
+inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o, bool allow_lobpcg = false) {
   const long n = M.rows();
   if (q < 1 || q + 1 > n - 1) throw input_error("`ndim` must lie in [1, n - 2]");
+  if (allow_lobpcg && o.method != eig_method::dense &&
+      (o.deflated == deflated_solver::lobpcg ||
+       (o.deflated == deflated_solver::automatic && n >= o.lobpcg_min_n))) {
+    eig_options od = o;
+    od.deflated = deflated_solver::lobpcg;
+    const eigen_result res = eigs_sparse_bottom_deflated(M, arma::vec(n, arma::fill::ones), q, od);
+    align_result out;
+    out.tol_null = 1e-13 * detail::shift_scale(detail::sparse_trace(M), n);
+    out.Y = res.vectors;
+    out.values = res.values;
+    out.dropped = 0.0;  // the constant pair, deflated exactly
+    for (arma::uword j = 0; j < res.values.n_elem; ++j) {
+      if (res.values(j) < out.tol_null) ++out.n_null;
+    }
+    out.method = res.method_used;
+    out.note = res.note + "; the constant vector deflated";
+    out.residual = res.residual;
+    return out;
+  }
   const long nev = std::min<long>(q + 2, n - 1);
   eigen_result res = eigs_sym(sym_problem::sparse(M), eig_which::bottom, nev, o);
   const double scale = detail::shift_scale(detail::sparse_trace(M), n);
