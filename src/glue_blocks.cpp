@@ -190,9 +190,9 @@ Rcpp::List mo_eigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, std::
 Rcpp::List mo_eigs_bottom_deflated(const Eigen::Map<Eigen::SparseMatrix<double>> A,
                                    const arma::vec& null_vec, int m, Rcpp::List opts) {
   MO_TRY {
-    const manifoldOOS::sp_mat_e As(A);
+    manifoldOOS::sp_mat_e As(A);  // our copy: the LOBPCG route may renumber it in place
     return eigen_result_to_list(
-        manifoldOOS::eigs_sparse_bottom_deflated(As, null_vec, m, mo_eig_options(opts)));
+        manifoldOOS::eigs_sparse_bottom_deflated_in_place(As, null_vec, m, mo_eig_options(opts)));
   }
   MO_CATCH
 }

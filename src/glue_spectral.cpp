@@ -408,7 +408,7 @@ Rcpp::List mo_ltsa_fit(const arma::mat& X, const arma::imat& nbhd1, int q, Rcpp:
     const auto t0 = std::chrono::steady_clock::now();
     manifoldOOS::ltsa_alignment B = manifoldOOS::ltsa_alignment_matrix(X, nb, q, n_threads);
     const auto t1 = std::chrono::steady_clock::now();
-    manifoldOOS::align_result r = manifoldOOS::align_bottom(B.B, q, mo_eig_options(opts), true);
+    manifoldOOS::align_result r = manifoldOOS::align_bottom_in_place(B.B, q, mo_eig_options(opts), true);
     const auto t2 = std::chrono::steady_clock::now();
     return Rcpp::List::create(
         Rcpp::Named("Y") = r.Y,

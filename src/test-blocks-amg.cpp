@@ -152,6 +152,23 @@ context("deflated LOBPCG block") {
     const arma::mat R = manifoldOOS::amg_detail::sym_times(Ls, a.vectors, 1) -
                         a.vectors.each_row() % a.values.t();
     expect_true(arma::sqrt(arma::sum(arma::square(R), 0)).max() <= 1e-10 * 8.0);
+    // renumbering the caller's matrix in place: the same pairs bit for bit,
+    // and the matrix given back bit for bit (also after a failed solve)
+    o.reorder = true;
+    Eigen::SparseMatrix<double> Lw = Ls;
+    const manifoldOOS::eigen_result c = manifoldOOS::lobpcg_bottom_deflated_in_place(Lw, ones, 3, o);
+    expect_true(arma::abs(c.values - a.values).max() == 0.0);
+    expect_true(arma::abs(c.vectors - a.vectors).max() == 0.0);
+    auto same_matrix = [&](const Eigen::SparseMatrix<double>& X) {
+      return X.nonZeros() == Ls.nonZeros() && X.isCompressed() &&
+             std::equal(Ls.outerIndexPtr(), Ls.outerIndexPtr() + n + 1, X.outerIndexPtr()) &&
+             std::equal(Ls.innerIndexPtr(), Ls.innerIndexPtr() + Ls.nonZeros(), X.innerIndexPtr()) &&
+             std::equal(Ls.valuePtr(), Ls.valuePtr() + Ls.nonZeros(), X.valuePtr());
+    };
+    expect_true(same_matrix(Lw));
+    o.maxit = 1;
+    expect_error_as(manifoldOOS::lobpcg_bottom_deflated_in_place(Lw, ones, 3, o), manifoldOOS::convergence_error);
+    expect_true(same_matrix(Lw));
   }
 
   test_that("a grid above the panel size of the block products (threaded) matches the closed form") {

@@ -20,23 +20,31 @@ namespace lobpcg_detail {
 // runs them on one core and they dominate the iterations at n = 10^6.
 static constexpr arma::uword panel_rows = 8192;
 
-// A' B (p x q)
-static arma::mat tprod(const arma::mat& A, const arma::mat& B, int n_threads) {
-  const arma::uword n = A.n_rows;
-  if (n < 2 * panel_rows) return A.t() * B;
+// Runs body(r0, r1) on the fixed row panels [r0, r1] of 0..n-1, threaded.
+template <class Body>
+static void for_panels(arma::uword n, int n_threads, Body body) {
   const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
-  std::vector<arma::mat> part(n_panels);
   const int nt = resolve_threads(n_threads);
   (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
 #endif
   for (long b = 0; b < long(n_panels); ++b) {
-    const arma::uword r0 = arma::uword(b) * panel_rows, r1 = std::min(n, r0 + panel_rows) - 1;
-    part[b] = A.rows(r0, r1).t() * B.rows(r0, r1);
+    const arma::uword r0 = arma::uword(b) * panel_rows;
+    body(arma::uword(b), r0, std::min(n, r0 + panel_rows) - 1);
   }
+}
+
+// A' B (p x q): per-panel products summed in panel order
+static arma::mat tprod(const arma::mat& A, const arma::mat& B, int n_threads) {
+  const arma::uword n = A.n_rows;
+  if (n < 2 * panel_rows) return A.t() * B;
+  std::vector<arma::mat> part((n + panel_rows - 1) / panel_rows);
+  for_panels(n, n_threads, [&](arma::uword b, arma::uword r0, arma::uword r1) {
+    part[b] = A.rows(r0, r1).t() * B.rows(r0, r1);
+  });
   arma::mat G = std::move(part[0]);
-  for (arma::uword b = 1; b < n_panels; ++b) G += part[b];
+  for (arma::uword b = 1; b < part.size(); ++b) G += part[b];
   return G;
 }
 
@@ -45,16 +53,7 @@ static arma::mat prod(const arma::mat& A, const arma::mat& C, int n_threads) {
   const arma::uword n = A.n_rows;
   if (n < 2 * panel_rows) return A * C;
   arma::mat Y(n, C.n_cols);
-  const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-#endif
-  for (long b = 0; b < long(n_panels); ++b) {
-    const arma::uword r0 = arma::uword(b) * panel_rows, r1 = std::min(n, r0 + panel_rows) - 1;
-    Y.rows(r0, r1) = A.rows(r0, r1) * C;
-  }
+  for_panels(n, n_threads, [&](arma::uword, arma::uword r0, arma::uword r1) { Y.rows(r0, r1) = A.rows(r0, r1) * C; });
   return Y;
 }
 
@@ -289,24 +288,59 @@ static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const arma
   return res;
 }
 
-eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
-                                    long m, const lobpcg_options& o) {
+namespace lobpcg_detail {
+
+static bool renumber(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec, const lobpcg_options& o) {
   const long n = A.rows();
-  if (!o.reorder || n < 2 || A.cols() != n || long(null_vec.n_elem) != n || !A.isCompressed()) {
-    return lobpcg_core(A, null_vec, m, o);
-  }
-  const std::vector<int> perm = lobpcg_detail::bfs_order(A);
+  return o.reorder && n >= 2 && A.cols() == n && long(null_vec.n_elem) == n && A.isCompressed();
+}
+
+// The solve on B = A renumbered by perm (perm[new] = old), vectors mapped
+// back to A's numbering.
+static eigen_result solve_renumbered(const Eigen::SparseMatrix<double>& B, const std::vector<int>& perm,
+                                     const arma::vec& null_vec, long m, const lobpcg_options& o) {
+  const long n = B.rows();
   arma::vec up(n);
   for (long r = 0; r < n; ++r) up(r) = null_vec(perm[r]);
-  eigen_result res;
-  {
-    const Eigen::SparseMatrix<double> B = lobpcg_detail::permute_sym(A, perm, o.n_threads);
-    res = lobpcg_core(B, up, m, o);
-  }
+  eigen_result res = lobpcg_core(B, up, m, o);
   arma::mat V(n, res.vectors.n_cols);
   for (long r = 0; r < n; ++r) V.row(perm[r]) = res.vectors.row(r);
   res.vectors = std::move(V);
   res.note += "; rows in breadth-first order";
+  return res;
+}
+
+}  // namespace lobpcg_detail
+
+eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
+                                    long m, const lobpcg_options& o) {
+  if (!lobpcg_detail::renumber(A, null_vec, o)) return lobpcg_core(A, null_vec, m, o);
+  const std::vector<int> perm = lobpcg_detail::bfs_order(A);
+  const Eigen::SparseMatrix<double> B = lobpcg_detail::permute_sym(A, perm, o.n_threads);
+  return lobpcg_detail::solve_renumbered(B, perm, null_vec, m, o);
+}
+
+eigen_result lobpcg_bottom_deflated_in_place(Eigen::SparseMatrix<double>& A, const arma::vec& null_vec, long m,
+                                             const lobpcg_options& o) {
+  if (!lobpcg_detail::renumber(A, null_vec, o)) return lobpcg_core(A, null_vec, m, o);
+  const std::vector<int> perm = lobpcg_detail::bfs_order(A);
+  std::vector<int> inv(perm.size());
+  for (std::size_t r = 0; r < perm.size(); ++r) inv[perm[r]] = static_cast<int>(r);
+  // the caller's copy is released while the solve runs, and restored after
+  // (rows and columns moved back: bitwise the caller's matrix)
+  auto renumber_a = [&](const std::vector<int>& p) {
+    Eigen::SparseMatrix<double> B = lobpcg_detail::permute_sym(A, p, o.n_threads);
+    A.swap(B);  // B (the old numbering) is freed here
+  };
+  renumber_a(perm);
+  eigen_result res;
+  try {
+    res = lobpcg_detail::solve_renumbered(A, perm, null_vec, m, o);
+  } catch (...) {
+    renumber_a(inv);
+    throw;
+  }
+  renumber_a(inv);
   return res;
 }
 

@@ -890,8 +890,12 @@ static eigen_result shift_invert_deflated(const sp_mat_e& A, const arma::vec& u,
 
 }  // namespace detail
 
-eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
-                                         const eig_options& o) {
+namespace detail {
+
+// own: null, or A itself, which the LOBPCG route may then renumber during the
+// solve (restored before it returns)
+static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma::vec& null_vec, long m,
+                                    const eig_options& o) {
   detail::check_sparse(A, "the matrix");
   const long n = A.rows();
   if (m < 1 || m > n - 2) throw input_error("the number of eigenpairs must lie in [1, n - 2]");
@@ -919,7 +923,7 @@ eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& nul
     lobpcg_options lo;
     lo.maxit = o.maxit;
     lo.tol = o.lobpcg_tol;
-    res = lobpcg_bottom_deflated(A, u, m, lo);
+    res = own ? lobpcg_bottom_deflated_in_place(*own, u, m, lo) : lobpcg_bottom_deflated(A, u, m, lo);
   } else {
     res = detail::shift_invert_deflated(A, u, na, m, o);
   }
@@ -938,6 +942,18 @@ eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& nul
     throw convergence_error(os.str());
   }
   return res;
+}
+
+}  // namespace detail
+
+eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
+                                         const eig_options& o) {
+  return detail::bottom_deflated(A, nullptr, null_vec, m, o);
+}
+
+eigen_result eigs_sparse_bottom_deflated_in_place(sp_mat_e& A, const arma::vec& null_vec, long m,
+                                                  const eig_options& o) {
+  return detail::bottom_deflated(A, &A, null_vec, m, o);
 }
 
 }  // namespace manifoldOOS

@@ -39,6 +39,12 @@ namespace manifoldOOS {
 eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
                                          const eig_options& o = eig_options());
 
+// The same; on the LOBPCG route A itself is renumbered during the solve and
+// restored before return (lobpcg_bottom_deflated_in_place()), so a large
+// matrix is held once, not twice. Results equal the const overload's.
+eigen_result eigs_sparse_bottom_deflated_in_place(sp_mat_e& A, const arma::vec& null_vec, long m,
+                                                  const eig_options& o = eig_options());
+
 // The graph-connectivity test of drop_trivial() for a deflated result: the
 // smallest non-trivial eigenvalue must be >= tol_rel * scale, else
 // input_error ("graph disconnected or degenerate problem ...").

@@ -50,6 +50,13 @@ struct lobpcg_options {
 eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
                                     long m, const lobpcg_options& o = lobpcg_options());
 
+// The same, with A itself renumbered while the solve runs and restored
+// (bitwise) before return, also when it throws: one copy of a large matrix
+// in memory during the solve instead of two. Results equal those of
+// lobpcg_bottom_deflated().
+eigen_result lobpcg_bottom_deflated_in_place(Eigen::SparseMatrix<double>& A, const arma::vec& null_vec, long m,
+                                             const lobpcg_options& o = lobpcg_options());
+
 }  // namespace manifoldOOS
 
 #endif  // MANIFOLDOOS_EIGEN_LOBPCG_H

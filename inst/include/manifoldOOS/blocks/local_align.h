@@ -72,12 +72,18 @@ inline sp_mat_e sparse_from_triplets(long n, const std::vector<Eigen::Triplet<do
   return M;
 }
 
-// allow_lobpcg (LTSA): with o.deflated = lobpcg, or automatic and
-// n >= o.lobpcg_min_n, the constant is deflated exactly and the q bottom
-// pairs orthogonal to it come from LOBPCG + AMG (eigen_lobpcg.h; no sparse
-// factorisation of a matrix with k^2 entries per row). Not for LLE's M,
-// whose bottom eigenvalues sit near the rounding level of a residual test.
-inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o, bool allow_lobpcg = false) {
+namespace detail {
+
+// eigenvalues below the null tolerance 1e-13 trace(M)/n (see above)
+inline double align_tol_null(const sp_mat_e& M) { return 1e-13 * shift_scale(sparse_trace(M), M.rows()); }
+inline int align_n_null(const arma::vec& values, double tol_null) {
+  return static_cast<int>(arma::accu(values < tol_null));
+}
+
+// own: null, or M itself, which the LOBPCG route may renumber during the
+// solve (restored before it returns; see eigs_sparse_bottom_deflated_in_place())
+inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, const eig_options& o,
+                                      bool allow_lobpcg) {
   const long n = M.rows();
   if (q < 1 || q + 1 > n - 1) throw input_error("`ndim` must lie in [1, n - 2]");
   if (allow_lobpcg && o.method != eig_method::dense &&
@@ -85,15 +91,15 @@ inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o,
        (o.deflated == deflated_solver::automatic && n >= o.lobpcg_min_n))) {
     eig_options od = o;
     od.deflated = deflated_solver::lobpcg;
-    const eigen_result res = eigs_sparse_bottom_deflated(M, arma::vec(n, arma::fill::ones), q, od);
+    const arma::vec ones(n, arma::fill::ones);
+    const eigen_result res = own ? eigs_sparse_bottom_deflated_in_place(*own, ones, q, od)
+                                 : eigs_sparse_bottom_deflated(M, ones, q, od);
     align_result out;
-    out.tol_null = 1e-13 * detail::shift_scale(detail::sparse_trace(M), n);
+    out.tol_null = align_tol_null(M);
     out.Y = res.vectors;
     out.values = res.values;
     out.dropped = 0.0;  // the constant pair, deflated exactly
-    for (arma::uword j = 0; j < res.values.n_elem; ++j) {
-      if (res.values(j) < out.tol_null) ++out.n_null;
-    }
+    out.n_null = align_n_null(res.values, out.tol_null);
     out.method = res.method_used;
     out.note = res.note + "; the constant vector deflated";
     out.residual = res.residual;
@@ -101,17 +107,13 @@ inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o,
   }
   const long nev = std::min<long>(q + 2, n - 1);
   eigen_result res = eigs_sym(sym_problem::sparse(M), eig_which::bottom, nev, o);
-  const double scale = detail::shift_scale(detail::sparse_trace(M), n);
-  const double tol_null = 1e-13 * scale;
+  const double tol_null = align_tol_null(M);
   align_result out;
   out.tol_null = tol_null;
   out.method = res.method_used;
   out.note = res.note;
   out.residual = res.residual;
-  int n_null = 0;
-  for (arma::uword j = 0; j < res.values.n_elem; ++j) {
-    if (res.values(j) < tol_null) ++n_null;
-  }
+  const int n_null = align_n_null(res.values, tol_null);
   out.n_null = n_null;
   if (nev == q + 2 && n_null >= q + 2) {
     std::ostringstream os;
@@ -168,6 +170,24 @@ inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o,
   }
   fix_signs(out.Y);
   return out;
+}
+
+}  // namespace detail
+
+// align_bottom(): the bottom q pairs of M with the constant removed, as above.
+// allow_lobpcg (LTSA): with o.deflated = lobpcg, or automatic and
+// n >= o.lobpcg_min_n, the constant is deflated exactly and the q bottom
+// pairs orthogonal to it come from LOBPCG + AMG (eigen_lobpcg.h; no sparse
+// factorisation of a matrix with k^2 entries per row). Not for LLE's M,
+// whose bottom eigenvalues sit near the rounding level of a residual test.
+inline align_result align_bottom(const sp_mat_e& M, int q, const eig_options& o, bool allow_lobpcg = false) {
+  return detail::align_bottom_impl(M, nullptr, q, o, allow_lobpcg);
+}
+
+// The same; on the LOBPCG route M itself is renumbered during the solve and
+// restored before return (one copy of a large matrix in memory, not two).
+inline align_result align_bottom_in_place(sp_mat_e& M, int q, const eig_options& o, bool allow_lobpcg = false) {
+  return detail::align_bottom_impl(M, &M, q, o, allow_lobpcg);
 }
 
 }  // namespace manifoldOOS
