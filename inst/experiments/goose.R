@@ -3,7 +3,7 @@
 #
 # Full size:   Rscript inst/experiments/goose.R
 # Options:     --n=2000 --runs=10 --folds=10 --out=inst/experiments/results
-#              --parts=kstudy,flows,table51[,scale,restrict,yang_sigma,plmlflows,aaai_k,aaai_faces]
+#              --parts=kstudy,flows,table51[,scale,restrict,yang_sigma,plmlflows,plmltears,aaai_k,aaai_faces]
 #              --methods=Isomap,LLE,LTSA,PCA,PLML
 #              --only_folds=1 (only these folds of Table 5.1 and the faces:
 #              a cheap rerun that checks the committed rows)
@@ -123,6 +123,47 @@ goose_flow <- function(method = "Isomap", n = 2000, n_train = 1500, k_embed = 12
   err <- vapply(preds, function(p) oos_error(p, ref, Ytr, Ytr, type = "goose", align = "none"), 0)
   list(method = method, train = Ytr, reference = ref, predictions = preds, errors = err,
        color = roll$color[-tr], color_train = roll$color[tr])
+}
+
+# ---- Where the PLML flow error comes from -----------------------------------------------
+# The thesis's PLML flows (Figs. 5.6-5.7) on the exact reference (the batch
+# PLML embedding's training rows given to both maps, its held-out rows the
+# reference): GOoSE's and Yang's errors grouped by the number of PLML models
+# among a held-out point's 10 training neighbours, and how PLML stretches the
+# kNN edges (k = 10, all points) of its embedding, within a model and across
+# two (1 = isometric; PLML keeps the input scale). With and without the
+# contiguity repair of plml().
+plml_tears <- function(n = 2000, n_train = 1500, k_plml = 9, k_goose = 10, sigma = 2, seed = 1) {
+  roll <- swiss_roll(n, seed = seed)
+  set.seed(seed + 7)
+  tr <- sort(sample.int(n, n_train))
+  new <- roll$x[-tr, ]
+  nbq <- knn(roll$x[tr, ], k_goose, query = new)$idx
+  nbt <- knn(roll$x, 10)$idx
+  i <- rep(seq_len(n), ncol(nbt))
+  j <- as.vector(nbt)
+  rmse <- function(e2) if (length(e2)) sqrt(mean(e2)) else NA_real_
+  do.call(rbind, lapply(c(TRUE, FALSE), function(contig) {
+    fit <- plml(roll$x, ndim = 2, k = k_plml, seed = 1, contiguous = contig)
+    Yb <- embedding(fit)
+    Ytr <- Yb[tr, , drop = FALSE]
+    ref <- Yb[-tr, , drop = FALSE]
+    e_g <- rowSums((predict(oos_map(roll$x[tr, ], Ytr, method = "goose", k = k_goose), new) - ref)^2)
+    e_y <- rowSums((predict(yang_map(roll$x[tr, ], Ytr, sigma = sigma), new) - ref)^2)
+    lab <- fit$labels
+    spanned <- apply(nbq, 1, function(r) length(unique(lab[tr][r])))
+    st <- sqrt(rowSums((Yb[i, ] - Yb[j, ])^2)) / sqrt(rowSums((roll$x[i, ] - roll$x[j, ])^2))
+    across <- lab[i] != lab[j]
+    grp <- c("all", "1", "2", "3", ">=4")
+    sel <- list(rep(TRUE, length(spanned)), spanned == 1, spanned == 2, spanned == 3, spanned >= 4)
+    data.frame(contiguous = contig, n_models = fit$n_models, models_spanned = grp,
+               n_test = vapply(sel, sum, 0), GOoSE = vapply(sel, function(s) rmse(e_g[s]), 0),
+               Yang = vapply(sel, function(s) rmse(e_y[s]), 0),
+               stretch_within_q99 = unname(stats::quantile(st[!across], 0.99)),
+               stretch_across_q50 = unname(stats::quantile(st[across], 0.5)),
+               stretch_across_q95 = unname(stats::quantile(st[across], 0.95)),
+               stretch_across_q99 = unname(stats::quantile(st[across], 0.99)))
+  }))
 }
 
 plot_flow <- function(fl, which = names(fl$predictions), ...) {
@@ -297,6 +338,10 @@ if (!exists("GOOSE_NO_MAIN") || !isTRUE(GOOSE_NO_MAIN)) {
       data.frame(embedding = "PLML", protocol = pr, rule = names(f$errors), error = unname(f$errors))
     }))
     utils::write.csv(pf, file.path(out_dir, "goose-plml-flows.csv"), row.names = FALSE)
+  }
+  if ("plmltears" %in% parts) {
+    utils::write.csv(plml_tears(n = n, n_train = round(0.75 * n)), file.path(out_dir, "goose-plml-tears.csv"),
+                     row.names = FALSE)
   }
   if ("aaai_k" %in% parts) {
     ak <- goose_k_study_embedding("LTSA", n = n, runs = runs)
