@@ -41,6 +41,19 @@ test_that("HNSW is reproducible for a seed and identical for any thread count", 
   expect_identical(knn(X, 8, query = Q, method = "hnsw", hnsw_args = list(seed = 3, ef = 20)), q1)
 })
 
+test_that("HNSW self-search answers each point as the same point asked as a query", {
+  # the self-search runs its queries in another order (breadth-first in the
+  # graph, for the cache); every answer is that of the point alone
+  X <- hnsw_data(2000)
+  old <- options(manifoldOOS.hnsw_cache = FALSE)
+  on.exit(options(old), add = TRUE)
+  s <- knn(X, 8, method = "hnsw", hnsw_args = list(ef = 20))
+  q <- knn(X, 9, query = X, method = "hnsw", hnsw_args = list(ef = 20))
+  expect_true(all(q$idx[, 1] == seq_len(nrow(X))))
+  expect_identical(s$idx, q$idx[, -1])
+  expect_identical(s$dist, q$dist[, -1])
+})
+
 test_that("HNSW distances are the canonical Euclidean distances, sorted by (distance, index)", {
   X <- hnsw_data(1500, p = 20)
   ap <- knn(X, 7, method = "hnsw")

@@ -103,7 +103,12 @@ class hnsw_index {
           s.qf.resize(p);
           return s;
         },
-        [&](state& s, std::size_t i) {
+        [&](state& s, std::size_t t) {
+          // a self-search visits the points in the breadth-first order of
+          // the bottom layer: consecutive queries search the same region of
+          // the graph, which then stays in cache (the answers do not depend
+          // on the order)
+          const std::size_t i = self ? static_cast<std::size_t>(self_order_[t]) : t;
           if (self) {
             std::memcpy(s.q.data(), &xt_[i * p], p * sizeof(double));
           } else {
@@ -190,6 +195,39 @@ class hnsw_index {
       const std::size_t b = std::min(n, a + W);
       insert_wave(a, b, n_threads, chosen);
     }
+    self_order_ = bottom_layer_bfs();
+  }
+
+  // Breadth-first order of the bottom layer's links from the entry point
+  // (then from every point not reached yet, in index order). Its links join
+  // near neighbours, so points close in this order lie close in space.
+  std::vector<tableint> bottom_layer_bfs() const {
+    graph_t& g = *graph_;
+    std::vector<tableint> order;
+    order.reserve(n_);
+    std::vector<char> seen(n_, 0);
+    auto from = [&](tableint s) {
+      std::size_t head = order.size();
+      order.push_back(s);
+      seen[s] = 1;
+      while (head < order.size()) {
+        const tableint c = order[head++];
+        const unsigned int* ll = g.get_linklist0(c);
+        const int size = g.getListCount(const_cast<unsigned int*>(ll));
+        const tableint* nbrs = reinterpret_cast<const tableint*>(ll + 1);
+        for (int r = 0; r < size; ++r) {
+          if (!seen[nbrs[r]]) {
+            seen[nbrs[r]] = 1;
+            order.push_back(nbrs[r]);
+          }
+        }
+      }
+    };
+    if (n_ > 0) from(g.enterpoint_node_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (!seen[i]) from(static_cast<tableint>(i));
+    }
+    return order;
   }
 
   // Phase A for point c: links on each of its levels, from the frozen graph
@@ -350,6 +388,7 @@ class hnsw_index {
   hnswlib::L2Space space_;
   std::unique_ptr<graph_t> graph_;
   std::vector<int> levels_;
+  std::vector<tableint> self_order_;  // order of the queries of a self-search
 };
 
 // 64-bit fingerprint of a double array (content and length), used to find a
