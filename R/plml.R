@@ -178,8 +178,10 @@
 #'   (`(ndim + 1) x ndim x n_models`, rows: \eqn{\alpha_l}, \eqn{G_l}),
 #'   `model_tree` (data frame `from`, `to`, `weight`), `walk` (the Euler
 #'   walk), `root`, `kmeans` (objective, iterations, convergence, and
-#'   `trace`: augmenting paths, Dijkstra phases and seconds of every
-#'   constrained assignment step),
+#'   `trace`: augmenting paths, Dijkstra phases, seconds, candidate
+#'   centres per point and solves of every constrained assignment step; a
+#'   step whose candidate lists could not fill every cluster is solved
+#'   again with four times as many),
 #'   `n_rank_deficient`. `plot(fit, what = "models")` draws the models and
 #'   the model tree on the embedding.
 #' @references Strange, H. (2011) *Piecewise-Linear Manifold Learning*. PhD
@@ -312,8 +314,8 @@ plml <- function(X, ndim = 2, k = 10, variant = c("pp", "ihm"),
     walk = m$walk, root = m$root,
     kmeans = list(objective = m$objective, iterations = m$kmeans_iter,
                   converged = m$kmeans_converged,
-                  trace = matrix(m$kmeans_trace, ncol = 3L, byrow = TRUE,
-                                 dimnames = list(NULL, c("paths", "phases", "seconds")))),
+                  trace = matrix(m$kmeans_trace, ncol = 5L, byrow = TRUE,
+                                 dimnames = list(NULL, c("paths", "phases", "seconds", "candidates", "solves")))),
     n_rank_deficient = as.integer(m$n_rank_deficient),
     moves = c(forward = m$n_forward, backward = m$n_backward),
     n_moved = as.integer(m$n_moved),

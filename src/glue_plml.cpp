@@ -114,7 +114,8 @@ Rcpp::IntegerVector mo_constrained_assignment(const arma::mat& X, const arma::ma
         Rcpp::Named("phases") = st.phases,
         Rcpp::Named("augment") = st.augment, Rcpp::Named("settled") = st.settled,
         Rcpp::Named("relaxed") = st.relaxed, Rcpp::Named("rebuilt") = st.rebuilt,
-        Rcpp::Named("path_arcs") = st.path_arcs);
+        Rcpp::Named("path_arcs") = st.path_arcs, Rcpp::Named("candidates") = st.candidates,
+        Rcpp::Named("solves") = st.solves);
     lab.attr("served") = Rcpp::NumericVector(st.served.begin(), st.served.end());
     lab.attr("reached") = Rcpp::NumericVector(st.reached.begin(), st.reached.end());
     lab.attr("price") = Rcpp::NumericVector(pr.begin(), pr.end());

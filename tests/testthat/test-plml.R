@@ -65,6 +65,26 @@ test_that("the constrained assignment is the exact optimum of the transportation
   expect_lt(cost(l2), 1.01 * cost(l1))
 })
 
+test_that("candidate lists that cannot fill a cluster are widened before a solve, with the same result", {
+  # one centre far from every point: no point lists it among its 2 nearest,
+  # so the lists are widened (2 -> 8 >= 6 centres) without a failed solve
+  set.seed(4)
+  X <- matrix(rnorm(60, sd = 0.3), 30)
+  C <- rbind(matrix(rnorm(10, sd = 0.3), 5), c(20, 20))
+  a <- manifoldOOS:::.mo_constrained_assignment(X, C, 3L, 2L)
+  b <- manifoldOOS:::.mo_constrained_assignment(X, C, 3L, 6L)
+  expect_identical(as.vector(a), as.vector(b))
+  expect_true(all(tabulate(a, 6) >= 3))
+  expect_equal(attr(a, "stats")[["candidates"]], 6)
+  expect_equal(attr(a, "stats")[["solves"]], 1)
+  expect_equal(attr(b, "stats")[["solves"]], 1)
+  # plml() records the candidates and solves of every step
+  f <- plml(swiss_roll(400, seed = 2)$x, k = 10, seed = 1)
+  expect_identical(colnames(f$kmeans$trace), c("paths", "phases", "seconds", "candidates", "solves"))
+  expect_true(all(f$kmeans$trace[, "solves"] >= 1))
+  expect_true(all(f$kmeans$trace[, "candidates"] >= 16))
+})
+
 # Exact optimum of the transportation problem min sum T_il cost_il, sum_l T_il = 1,
 # sum_i T_il >= h (T integral), by the LP (totally unimodular); cost_il = Inf
 # marks pairs outside the candidate lists.

@@ -28,6 +28,8 @@ struct ssp_stats {
   long path_arcs = 0;  // arcs on all augmenting paths
   std::vector<long> served;  // augmenting paths of every phase
   std::vector<long> reached; // clusters settled in every phase
+  long candidates = 0; // constrained_assignment(): candidate centres per point in the end
+  long solves = 0;     // and the solves it ran (more than one: the lists were widened after a failure)
 };
 
 // Optimal assignment for fixed centres (the constrained assignment step);
@@ -311,7 +313,7 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     want = std::max(1L, 2 * served);
     st.served.push_back(served);
     st.reached.push_back(order.size());
-    if (served == 0) return false;  // cannot happen: the nearest deficit's path is free
+    if (served == 0) return false;  // no deficit cluster reachable within the candidate lists: infeasible
     for (int v : dirty) rebuild(v);
     dirty.clear();
   }
@@ -333,12 +335,28 @@ inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::m
   std::vector<int> lab;
   std::vector<double> own;
   std::vector<double>& pr = price ? *price : own;
+  std::vector<long> indeg(c);
+  long solves = 0;
   while (true) {
     knn_result kr = knn_query(centres, X, L, knn_algorithm::automatic, n_threads);
+    // a cluster that fewer than h points list among their candidates can
+    // never be filled: widen at once instead of after a failed solve (the
+    // same lists as the solve would end with, so the same result)
+    std::fill(indeg.begin(), indeg.end(), 0L);
+    for (arma::uword e = 0; e < kr.idx.n_elem; ++e) ++indeg[kr.idx[e]];
+    if (L < c && *std::min_element(indeg.begin(), indeg.end()) < h) {
+      L = std::min(c, 4 * L);
+      continue;
+    }
     arma::mat cost = 0.5 * arma::square(kr.dist);
+    ++solves;
     if (assignment_detail::ssp_assign(kr.idx, cost, c, h, lab, pr, stats, prefer)) break;
     if (L == c) throw convergence_error("constrained assignment: no feasible assignment found");
     L = std::min(c, 4 * L);  // widen the candidate lists and start again
+  }
+  if (stats) {
+    stats->candidates = L;
+    stats->solves = solves;
   }
   return lab;
 }

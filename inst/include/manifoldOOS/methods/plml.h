@@ -89,7 +89,7 @@ struct plml_clusters {
   int n_iter = 0;
   bool converged = false;
   long n_augment = 0;       // shortest augmenting paths used in the last assignment step
-  std::vector<double> trace; // per constrained step: augmenting paths, phases, seconds
+  std::vector<double> trace; // per constrained step: augmenting paths, phases, seconds, candidates, solves
 };
 
 // Constrained k-means (Bennett, Bradley & Demiriz 2000): c clusters, each with
@@ -531,6 +531,8 @@ inline plml_clusters constrained_kmeans(const arma::mat& X, int c, int h, const 
       res.trace.push_back(double(st.augment));
       res.trace.push_back(double(st.phases));
       res.trace.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      res.trace.push_back(double(st.candidates));
+      res.trace.push_back(double(st.solves));
       res.n_iter = it;
       if (lab == prev) {
         res.converged = true;
