@@ -20,7 +20,7 @@ namespace lobpcg_detail {
 // runs them on one core and they dominate the iterations at n = 10^6.
 static constexpr arma::uword panel_rows = 8192;
 
-// Runs body(r0, r1) on the fixed row panels [r0, r1] of 0..n-1, threaded.
+// Runs body(b, r0, r1) on every fixed row panel b = [r0, r1] of 0..n-1, threaded.
 template <class Body>
 static void for_panels(arma::uword n, int n_threads, Body body) {
   const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
