@@ -15,7 +15,8 @@
 #   ATLAS_PARTS    "fits" (the table above; default) and/or "calibrate": the
 #                  deflated eigen-solve alone (shift-invert against LOBPCG) on
 #                  the symmetric Laplacian of 3-D and 50-D rolls (ATLAS_CAL_N,
-#                  default "2e4,1e5"), in this process, for the automatic choice
+#                  default "2e4,1e5"; ATLAS_CAL_DIMS, default "3,50"), in this
+#                  process, for the automatic choice
 # Every run is a child process under /usr/bin/time -v (bench_child() of
 # common.R): seconds, peak RSS, and |Spearman| of the first coordinate with
 # the roll parameter t. The knn() row times the HNSW search alone.
@@ -42,7 +43,8 @@ rot <- atlas_roll(1, 1)$rot
 if ("calibrate" %in% parts) {
   cal_n <- as.numeric(strsplit(Sys.getenv("ATLAS_CAL_N", "2e4,1e5"), ",")[[1]])
   cal <- list()
-  for (n in cal_n) for (dim in c(3L, 50L)) {
+  cal_dims <- as.integer(strsplit(Sys.getenv("ATLAS_CAL_DIMS", "3,50"), ",")[[1]])
+  for (n in cal_n) for (dim in cal_dims) {
     d <- atlas_roll(n, 11)
     X <- if (dim == 3L) d$x %*% rot else d$x   # 3-D: the roll's own coordinates (plus the projected noise)
     g <- neighbor_graph(X, k = k, knn_method = "hnsw")
