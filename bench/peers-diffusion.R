@@ -5,6 +5,7 @@
 # Each side runs in a child process under /usr/bin/time -v (peak RSS of fit
 # and placement together). Run from the package root:
 #   PEERS_N=2e4 PEERS_M=5000 Rscript bench/run.R peers-diffusion
+# PEERS_DESTINY=0 leaves destiny out (our rows and the kernel-search time only).
 # (or Rscript bench/peers-diffusion.R after source("bench/common.R")).
 if (!exists("bench_child")) source("bench/common.R")
 n <- as.numeric(Sys.getenv("PEERS_N", "2e4"))
@@ -26,7 +27,17 @@ ours <- bench_child(c(
   'yn <- predict(fit, D$xn)',
   't2 <- proc.time()[["elapsed"]]',
   'y <- embedding(fit)', tail_code), work)
-peer <- if (requireNamespace("destiny", quietly = TRUE)) bench_child(c(
+# the share of our placement spent searching the default kernel's neighbours
+# (kernel_k = 10 k = 150) of the new rows among the training rows
+srch <- bench_child(c(
+  sprintf('D <- readRDS("%s")', fx),
+  't0 <- proc.time()[["elapsed"]]',
+  'nb <- knn(D$x, 150L, query = D$xn)',
+  'cat(sprintf("RESULT search %.3f\\n", proc.time()[["elapsed"]] - t0))'), work)
+cat(sprintf("our placement: %.2f s, of which the search of 150 kernel neighbours alone takes %.2f s\n",
+            ours$values[["predict"]], srch$values[["search"]]))
+use_destiny <- Sys.getenv("PEERS_DESTINY", "1") == "1"
+peer <- if (use_destiny && requireNamespace("destiny", quietly = TRUE)) bench_child(c(
   'suppressPackageStartupMessages(library(destiny))',
   sprintf('D <- readRDS("%s")', fx),
   't0 <- proc.time()[["elapsed"]]',
@@ -46,7 +57,7 @@ print(res, row.names = FALSE)
 if (nrow(res) == 2L) {
   cat(sprintf("destiny / manifoldOOS: fit %.1fx, placement %.1fx, peak memory %.1fx\n",
               res$fit_s[2] / res$fit_s[1], res$predict_s[2] / res$predict_s[1], res$peak_rss_mb[2] / res$peak_rss_mb[1]))
-} else cat("destiny is not installed: its row is missing\n")
+} else cat(if (use_destiny) "destiny is not installed: its row is missing\n" else "destiny left out (PEERS_DESTINY=0)\n")
 cat(sprintf("destiny %s; commit %s, %s\n",
             if (requireNamespace("destiny", quietly = TRUE)) as.character(utils::packageVersion("destiny")) else "absent",
             tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"),
