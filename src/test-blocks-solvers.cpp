@@ -230,6 +230,105 @@ context("constrained assignment block") {
   }
 }
 
+context("constrained assignment feasibility") {
+  test_that("the feasibility check agrees with exhaustive search and with the solver") {
+    // random candidate lists of L distinct clusters per point: feasible iff
+    // some labelling within the lists gives every cluster >= h points
+    const int n = 8, c = 4, L = 2, h = 2;
+    int n_feasible = 0, n_infeasible = 0;
+    for (unsigned seed = 1; seed <= 200; ++seed) {
+      const arma::mat U = random_points(n, 2, 500 + seed);  // normal draws
+      arma::Mat<int> cand(n, L);
+      for (int i = 0; i < n; ++i) {
+        // a point's two clusters from its coordinates, the last one rare
+        const double u = std::abs(U(i, 0));
+        const int a = u < 0.4 ? 0 : (u < 0.9 ? 1 : (u < 1.8 ? 2 : 3));
+        cand(i, 0) = a;
+        cand(i, 1) = (a + (U(i, 1) < 0.0 ? 1 : 2)) % c;
+      }
+      bool exhaustive = false;
+      for (long code = 0; code < (1L << n) && !exhaustive; ++code) {
+        std::vector<int> size(c, 0);
+        for (int i = 0; i < n; ++i) ++size[cand(i, (code >> i) & 1L)];
+        exhaustive = *std::min_element(size.begin(), size.end()) >= h;
+      }
+      const bool check = manifoldOOS::assignment_detail::lists_feasible(cand, c, h);
+      expect_true(check == exhaustive);
+      arma::mat cost(n, L);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < L; ++j) cost(i, j) = 1.0 + j + 0.1 * i;
+      std::vector<int> lab;
+      std::vector<double> price;
+      const bool solved = manifoldOOS::assignment_detail::ssp_assign(cand, cost, c, h, lab, price, nullptr);
+      expect_true(solved == exhaustive);
+      (exhaustive ? n_feasible : n_infeasible) += 1;
+    }
+    // both outcomes occur, so the comparison can fail either way
+    expect_true(n_feasible > 20);
+    expect_true(n_infeasible > 20);
+  }
+
+  test_that("the feasibility check agrees with the solver on larger skewed instances") {
+    // points on [0, 1] crowding towards 0, c evenly spaced centres, each point
+    // listing its L nearest: some instances feasible, some not
+    int n_feasible = 0, n_infeasible = 0;
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+      std::mt19937 gen(seed);
+      std::uniform_real_distribution<double> unif(0.0, 1.0);
+      const int c = 300, h = 5 + static_cast<int>(seed % 3), n = c * h + 200;
+      const int L = 3 + static_cast<int>(seed % 5);
+      std::vector<double> x(n);
+      for (int i = 0; i < n; ++i) x[i] = std::pow(unif(gen), 1.0 + 0.02 * (seed % 7));
+      arma::Mat<int> cand(n, L);
+      arma::mat cost(n, L);
+      std::vector<std::pair<double, int>> d(c);
+      for (int i = 0; i < n; ++i) {
+        for (int l = 0; l < c; ++l) d[l] = {std::abs(x[i] - (l + 0.5) / c), l};
+        std::partial_sort(d.begin(), d.begin() + L, d.end());
+        for (int j = 0; j < L; ++j) {
+          cand(i, j) = d[j].second;
+          cost(i, j) = 0.5 * d[j].first * d[j].first;
+        }
+      }
+      std::vector<int> lab;
+      std::vector<double> price;
+      const bool solved = manifoldOOS::assignment_detail::ssp_assign(cand, cost, c, h, lab, price, nullptr);
+      expect_true(manifoldOOS::assignment_detail::lists_feasible(cand, c, h) == solved);
+      (solved ? n_feasible : n_infeasible) += 1;
+    }
+    expect_true(n_feasible > 5);
+    expect_true(n_infeasible > 5);
+  }
+
+  test_that("the check follows long chains of moves and sees sets of clusters short together") {
+    // block l of h points lists clusters l - 1 and l (block 0: 0 and 1). The
+    // greedy start fills cluster l - 1 with block l and leaves the last
+    // cluster empty; filling it needs a chain of moves through every cluster.
+    const int c = 40, h = 3, n = c * h;
+    arma::Mat<int> cand(n, 2);
+    for (int i = 0; i < n; ++i) {
+      const int l = i / h;
+      cand(i, 0) = l == 0 ? 0 : l - 1;
+      cand(i, 1) = l == 0 ? 1 : l;
+    }
+    expect_true(manifoldOOS::assignment_detail::lists_feasible(cand, c, h));
+    // block c - 2 lists c - 3 and 0 instead: clusters c - 2 and c - 1 are now
+    // listed by block c - 1 alone, h points for 2 h places, although each of
+    // the two is listed by h points
+    arma::Mat<int> bad = cand;
+    for (int i = (c - 2) * h; i < (c - 1) * h; ++i) bad(i, 1) = 0;
+    std::vector<int> indeg(c, 0);
+    for (arma::uword e = 0; e < bad.n_elem; ++e) ++indeg[bad[e]];
+    expect_true(*std::min_element(indeg.begin(), indeg.end()) >= h);
+    expect_false(manifoldOOS::assignment_detail::lists_feasible(bad, c, h));
+    arma::mat cost(n, 2, arma::fill::ones);
+    std::vector<int> lab;
+    std::vector<double> price;
+    expect_false(manifoldOOS::assignment_detail::ssp_assign(bad, cost, c, h, lab, price, nullptr));
+    expect_true(manifoldOOS::assignment_detail::ssp_assign(cand, cost, c, h, lab, price, nullptr));
+  }
+}
+
 context("minimum spanning tree block") {
   test_that("the exact and the kNN-graph Euclidean MSTs span the points at the least total weight") {
     // two separated clouds: the kNN graph is disconnected and the components are joined

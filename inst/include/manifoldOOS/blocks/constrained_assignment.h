@@ -3,7 +3,7 @@
 // An exact min-cost flow solved by successive shortest paths with potentials
 // (the assignment step of PLML's constrained k-means; Strange 2011). The
 // candidate centres of each point are its nearest ones, widened until the
-// problem is feasible.
+// problem is feasible (checked by a matching before the solve).
 #ifndef MANIFOLDOOS_BLOCKS_CONSTRAINED_ASSIGNMENT_H
 #define MANIFOLDOOS_BLOCKS_CONSTRAINED_ASSIGNMENT_H
 
@@ -323,6 +323,117 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
   return true;
 }
 
+// Whether every cluster can receive h points when each point may go only to
+// one of its candidates (cand: n x L, 0-based cluster indices, distinct per
+// row): a maximum b-matching of clusters (h slots each) to points (one
+// cluster each), found by Hopcroft-Karp phases (breadth-first layers from the
+// short clusters, then depth-first augmenting paths along them) after a
+// greedy start. The remaining points can always join one of their
+// candidates, so the problem is feasible iff the matching fills every slot;
+// ssp_assign() then succeeds. O(nL sqrt(n)) at worst, and a few passes over
+// the lists in practice: far cheaper than a solve that would fail.
+inline bool lists_feasible(const arma::Mat<int>& cand, int c, int h) {
+  const long n = cand.n_rows, L = cand.n_cols;
+  if (h <= 0) return true;
+  if (long(c) * h > n) return false;
+  // cluster -> points (CSR)
+  std::vector<long> start(c + 1, 0);
+  for (long e = 0; e < n * L; ++e) ++start[cand[e] + 1];
+  for (int l = 0; l < c; ++l) start[l + 1] += start[l];
+  std::vector<int> pts(n * L);
+  {
+    std::vector<long> fill(start.begin(), start.end() - 1);
+    for (long j = 0; j < L; ++j)
+      for (long i = 0; i < n; ++i) pts[fill[cand(i, j)]++] = static_cast<int>(i);
+  }
+  std::vector<int> match(n, -1), load(c, 0);
+  long missing = long(c) * h;
+  for (long j = 0; j < L && missing > 0; ++j) {  // greedy: nearest candidate with room first
+    for (long i = 0; i < n; ++i) {
+      const int l = cand(i, j);
+      if (match[i] < 0 && load[l] < h) {
+        match[i] = l;
+        ++load[l];
+        --missing;
+      }
+    }
+  }
+  std::vector<int> dist(c), queue(c), it_pos(c);
+  std::vector<long> it(c);
+  std::vector<int> stack_l, stack_i;
+  while (missing > 0) {
+    // layers: dist[l] = shortest number of moves from a short cluster to l
+    std::fill(dist.begin(), dist.end(), -1);
+    int qh = 0, qt = 0;
+    for (int l = 0; l < c; ++l) {
+      if (load[l] < h) {
+        dist[l] = 0;
+        queue[qt++] = l;
+      }
+    }
+    int free_layer = -1;
+    while (qh < qt) {
+      const int l = queue[qh++];
+      if (free_layer >= 0 && dist[l] > free_layer) break;
+      for (long e = start[l]; e < start[l + 1]; ++e) {
+        const int i = pts[e], m = match[i];
+        if (m == l) continue;
+        if (m < 0) {
+          if (free_layer < 0) free_layer = dist[l];
+        } else if (dist[m] < 0) {
+          dist[m] = dist[l] + 1;
+          queue[qt++] = m;
+        }
+      }
+    }
+    if (free_layer < 0) return false;  // no augmenting path: some slot stays empty
+    // depth-first augmentations along the layers (iterative; it[] = current arc)
+    for (int l = 0; l < c; ++l) it[l] = start[l];
+    bool progress = false;
+    for (int s = 0; s < c; ++s) {
+      while (dist[s] == 0 && load[s] < h) {
+        stack_l.assign(1, s);
+        stack_i.clear();
+        bool found = false;
+        while (!stack_l.empty() && !found) {
+          const int l = stack_l.back();
+          bool advanced = false;
+          while (it[l] < start[l + 1]) {
+            const int i = pts[it[l]++], m = match[i];
+            if (m == l) continue;
+            if (m < 0) {
+              if (dist[l] <= free_layer) {
+                stack_i.push_back(i);
+                found = true;
+                advanced = true;
+                break;
+              }
+            } else if (dist[m] == dist[l] + 1 && dist[m] <= free_layer) {
+              stack_i.push_back(i);
+              stack_l.push_back(m);
+              advanced = true;
+              break;
+            }
+          }
+          if (!advanced) {  // dead end: l leaves this phase's layers
+            dist[l] = -2;
+            stack_l.pop_back();
+            if (!stack_i.empty()) stack_i.pop_back();
+          }
+        }
+        if (!found) break;
+        // stack_l[t] takes stack_i[t]; the free point ends the path
+        for (std::size_t t = 0; t < stack_i.size(); ++t) match[stack_i[t]] = stack_l[t];
+        ++load[s];
+        --missing;
+        progress = true;
+      }
+    }
+    if (!progress) return false;
+  }
+  return true;
+}
+
 }  // namespace assignment_detail
 
 inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::mat& centres, int h,
@@ -345,6 +456,12 @@ inline std::vector<int> constrained_assignment(const arma::mat& X, const arma::m
     std::fill(indeg.begin(), indeg.end(), 0L);
     for (arma::uword e = 0; e < kr.idx.n_elem; ++e) ++indeg[kr.idx[e]];
     if (L < c && *std::min_element(indeg.begin(), indeg.end()) < h) {
+      L = std::min(c, 4 * L);
+      continue;
+    }
+    // a set of clusters that cannot be filled together: widen before solving
+    // (the solve would fail on the same lists)
+    if (L < c && !assignment_detail::lists_feasible(kr.idx, c, h)) {
       L = std::min(c, 4 * L);
       continue;
     }
