@@ -571,6 +571,25 @@ inline bool cand_less(const cand_t& a, const cand_t& b) {
   return a.first < b.first || (a.first == b.first && a.second < b.second);
 }
 
+struct cand_order {  // cand_less as a function object, so that heap code inlines it
+  bool operator()(const cand_t& a, const cand_t& b) const { return cand_less(a, b); }
+};
+
+// Replaces the largest pair of the max-heap h[0 .. c) by v (smaller than it)
+// and restores the heap: one sift-down instead of a pop and a push.
+inline void heap_replace_top(cand_t* h, size_t c, const cand_t& v) {
+  size_t i = 0;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= c) break;
+    if (child + 1 < c && cand_less(h[child], h[child + 1])) ++child;
+    if (!cand_less(v, h[child])) break;
+    h[i] = h[child];
+    i = child;
+  }
+  h[i] = v;
+}
+
 struct brute_scratch {
   std::vector<double> G;      // r_pad x kColChunk dot products
   std::vector<cand_t> heaps;  // kNN: per query row, a max-heap of c candidates
@@ -655,7 +674,7 @@ void brute_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, i
       const size_t j = j0 + jj;
       if (j == self_j) continue;
       h[seen++] = cand_t(approx_sqdist(qn, xn[j], g[jj]), static_cast<int>(j));
-      if (seen == c) std::make_heap(h, h + c, cand_less);
+      if (seen == c) std::make_heap(h, h + c, cand_order());
     }
     if (seen < c) return;
     double top = h[0].first;
@@ -663,9 +682,7 @@ void brute_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, i
       const size_t j = j0 + jj;
       const double a = approx_sqdist(qn, xn[j], g[jj]);
       if (a < top && j != self_j) {
-        std::pop_heap(h, h + c, cand_less);
-        h[c - 1] = cand_t(a, static_cast<int>(j));
-        std::push_heap(h, h + c, cand_less);
+        heap_replace_top(h, c, cand_t(a, static_cast<int>(j)));
         top = h[0].first;
       }
     }
