@@ -37,6 +37,10 @@
     .Call(`_manifoldOOS_mo_eigs_bottom_deflated`, A, null_vec, m, opts)
 }
 
+.mo_predicted_fill <- function(A) {
+    .Call(`_manifoldOOS_mo_predicted_fill`, A)
+}
+
 .mo_geigs_sparse <- function(A, B, which, m, opts) {
     .Call(`_manifoldOOS_mo_geigs_sparse`, A, B, which, m, opts)
 }

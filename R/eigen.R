@@ -22,7 +22,9 @@ eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense
                      dense_top_max_n = getOption("manifoldOOS.dense_top_max_n", 500L),
                      fallback_max_n = 8000L, shift_eps = 1e-6, tol = 1e-10, maxit = 1000L,
                      ncv = 0L, ridge = NULL, deflated = "auto",
-                     lobpcg_min_n = getOption("manifoldOOS.lobpcg_min_n", 100000L), lobpcg_tol = 1e-9) {
+                     lobpcg_min_n = getOption("manifoldOOS.lobpcg_min_n", 100000L), lobpcg_tol = 1e-9,
+                     fill_min_n = getOption("manifoldOOS.fill_min_n", 20000L),
+                     lobpcg_flops_per_nnz = getOption("manifoldOOS.lobpcg_flops_per_nnz", 1e4)) {
   list(
     method = check_choice(method, c("auto", "dense", "iterative"), "method"),
     dense_max_n = check_number(dense_max_n, "dense_max_n", lower = 0, integer = TRUE),
@@ -35,14 +37,22 @@ eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense
     ridge = if (is.null(ridge)) -1 else check_number(ridge, "ridge", lower = 0),
     deflated = check_choice(deflated, c("auto", "shift_invert", "lobpcg"), "deflated"),
     lobpcg_min_n = check_number(lobpcg_min_n, "lobpcg_min_n", lower = 0, integer = TRUE),
-    lobpcg_tol = check_number(lobpcg_tol, "lobpcg_tol", lower = 0, upper = 1, lower_open = TRUE)
+    lobpcg_tol = check_number(lobpcg_tol, "lobpcg_tol", lower = 0, upper = 1, lower_open = TRUE),
+    fill_min_n = check_number(fill_min_n, "fill_min_n", lower = 0, integer = TRUE),
+    lobpcg_flops_per_nnz = check_number(lobpcg_flops_per_nnz, "lobpcg_flops_per_nnz", lower = 0),
+    # the memory a sparse factor may take (0: unknown): the automatic choice
+    # takes LOBPCG rather than a factorisation predicted not to fit
+    factor_memory = { a <- available_memory(); if (is.na(a)) 0 else a / 2 }
   )
 }
 
 # Bottom m non-trivial eigenpairs of a sparse PSD matrix with the known null
 # vector `null_vec`, deflated (eigen_deflate.h). `deflated` picks the solver:
 # "shift_invert" (sparse factorisation), "lobpcg" (LOBPCG preconditioned by
-# smoothed-aggregation AMG) or "auto" (LOBPCG from `lobpcg_min_n` rows on).
+# smoothed-aggregation AMG) or "auto" (shift-invert below `fill_min_n`
+# rows, LOBPCG from `lobpcg_min_n` on, in between by the predicted cost and
+# size of the sparse factorisation; see choose_deflated_solver() in
+# eigen_sparse.h).
 #' @noRd
 eigs_bottom_deflated <- function(A, null_vec, m, deflated = "auto", ...) {
   A <- as_sym_sparse(A, "A")

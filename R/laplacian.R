@@ -26,16 +26,24 @@
 #' Sparse graphs use dense LAPACK up to `min(getOption("manifoldOOS.dense_max_n",
 #' 2000), getOption("manifoldOOS.dense_sparse_max_n", 500))` points. Above,
 #' `eigen_solver = "auto"` uses a sparse shift-invert Lanczos solver (negative
-#' shift, never 0) below `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points
-#' and LOBPCG (Knyazev 2001) preconditioned by a smoothed-aggregation
-#' algebraic multigrid V-cycle (Vaněk, Mandel & Brezina 1996) from there on.
-#' Shift-invert factorises the Laplacian, which is fast for graphs of
+#' shift, never 0) or LOBPCG (Knyazev 2001) preconditioned by a
+#' smoothed-aggregation algebraic multigrid V-cycle (Vaněk, Mandel & Brezina
+#' 1996). Shift-invert factorises the Laplacian, which is fast for graphs of
 #' low-dimensional data but fills in heavily (time and memory) for kNN graphs
 #' of high-dimensional, noisy data with many points; LOBPCG needs only
 #' products with the Laplacian and multigrid cycles, whose cost grows
-#' linearly with the number of edges. `eigen_solver` forces a path:
-#' `"dense"`, `"sparse"` (shift-invert) or `"lobpcg"`. The path taken is
-#' recorded in `fit$solver$method`. Both iterative solvers return
+#' linearly with the number of edges. The automatic choice takes
+#' shift-invert below `getOption("manifoldOOS.fill_min_n", 2e4)` points and
+#' LOBPCG from `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points on; in
+#' between, a symbolic analysis of the factorisation (CHOLMOD's fill-reducing
+#' ordering, no numerical work) predicts its cost, and LOBPCG is taken when
+#' the factorisation would need more than
+#' `getOption("manifoldOOS.lobpcg_flops_per_nnz", 1e4)` floating-point
+#' operations per nonzero of the Laplacian or its factor would take more than
+#' half the memory available. `eigen_solver` forces a path: `"dense"`,
+#' `"sparse"` (shift-invert) or `"lobpcg"`. The path taken is recorded in
+#' `fit$solver$method`, and what the analysis predicted in
+#' `fit$solver$note` (shown by `summary()`). Both iterative solvers return
 #' eigenvectors with relative residuals below \eqn{10^{-6}} or stop with an
 #' error. The full mesh is always solved densely.
 #'

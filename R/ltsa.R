@@ -41,9 +41,12 @@
 #'   `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points on LOBPCG (Knyazev
 #'   2001) preconditioned by smoothed-aggregation algebraic multigrid, with
 #'   the constant vector deflated: it needs no sparse factorisation of a
-#'   matrix with about \eqn{k^2} entries per row. `"sparse"` is always
-#'   shift-invert, `"lobpcg"` always LOBPCG. The path taken is recorded in
-#'   `fit$solver$method`.
+#'   matrix with about \eqn{k^2} entries per row. From
+#'   `getOption("manifoldOOS.fill_min_n", 2e4)` points on, LOBPCG is also
+#'   taken when a symbolic analysis predicts an expensive factorisation (as
+#'   in [laplacian_eigenmaps()]). `"sparse"` is always shift-invert,
+#'   `"lobpcg"` always LOBPCG. The path taken is recorded in
+#'   `fit$solver$method`, the prediction in `fit$solver$note`.
 #' @param pca `NULL` (default) or the number of principal components to fit
 #'   on: the columns are centred (and scaled, with `pca_scale = TRUE`) and
 #'   reduced by [pca()] first (sparse matrices stay sparse); the projection

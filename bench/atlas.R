@@ -51,13 +51,21 @@ if ("calibrate" %in% parts) {
     L <- methods::as(graph_laplacian(g$W, "symmetric"), "CsparseMatrix")
     u <- sqrt(Matrix::rowSums(g$W))
     rm(g, X)
+    # the symbolic analysis the automatic choice reads (predicted factor)
+    t0 <- proc.time()[["elapsed"]]
+    fill <- manifoldOOS:::.mo_predicted_fill(L)
+    t_fill <- proc.time()[["elapsed"]] - t0
+    cat(sprintf("  n = %g, %d-D: predicted factor %.3g nonzeros, %.3g flops per nonzero of L (analysis %.2f s)\n",
+                n, dim, fill[["lnz"]], fill[["flops"]] / length(L@x), t_fill))
     for (solver in c("shift_invert", "lobpcg")) {
       gc(FALSE)
       t0 <- proc.time()[["elapsed"]]
       r <- manifoldOOS:::eigs_bottom_deflated(L, u, 2L, deflated = solver)
       el <- proc.time()[["elapsed"]] - t0
       y <- r$vectors[, 1] / u
-      cal[[length(cal) + 1L]] <- data.frame(n = n, dim = dim, nnz = length(L@x), solver = solver,
+      cal[[length(cal) + 1L]] <- data.frame(n = n, dim = dim, nnz = length(L@x), lnz = signif(fill[["lnz"]], 3),
+                                            flops_per_nnz = signif(fill[["flops"]] / length(L@x), 3),
+                                            analysis_s = round(t_fill, 2), solver = solver,
                                             seconds = round(el, 2), lambda1 = signif(r$values[1], 8),
                                             spearman = round(abs(cor(y, d$t, method = "spearman")), 5))
       cat(sprintf("  n = %g, %d-D: %s %.2f s (%s)\n", n, dim, solver, el, r$note))

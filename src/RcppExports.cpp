@@ -124,6 +124,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_predicted_fill
+Rcpp::NumericVector mo_predicted_fill(const Eigen::Map<Eigen::SparseMatrix<double>> A);
+RcppExport SEXP _manifoldOOS_mo_predicted_fill(SEXP ASEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type A(ASEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_predicted_fill(A));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_geigs_sparse
 Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, const Eigen::Map<Eigen::SparseMatrix<double>> B, std::string which, int m, Rcpp::List opts);
 RcppExport SEXP _manifoldOOS_mo_geigs_sparse(SEXP ASEXP, SEXP BSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP optsSEXP) {
@@ -1645,6 +1656,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_drop_trivial", (DL_FUNC) &_manifoldOOS_mo_drop_trivial, 4},
     {"_manifoldOOS_mo_eigs_sparse", (DL_FUNC) &_manifoldOOS_mo_eigs_sparse, 4},
     {"_manifoldOOS_mo_eigs_bottom_deflated", (DL_FUNC) &_manifoldOOS_mo_eigs_bottom_deflated, 4},
+    {"_manifoldOOS_mo_predicted_fill", (DL_FUNC) &_manifoldOOS_mo_predicted_fill, 1},
     {"_manifoldOOS_mo_geigs_sparse", (DL_FUNC) &_manifoldOOS_mo_geigs_sparse, 5},
     {"_manifoldOOS_mo_eigs_dense_auto", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_auto, 5},
     {"_manifoldOOS_mo_eigs_dense_top_matfree", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_top_matfree, 4},

@@ -5,6 +5,7 @@
 // Armadillo headers, so fewer, larger glue files keep the build short.
 #define MO_GLUE_EIGEN
 #include "glue.h"
+#include <manifoldOOS/blocks/spd_factor.h>
 
 #include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
@@ -193,6 +194,22 @@ Rcpp::List mo_eigs_bottom_deflated(const Eigen::Map<Eigen::SparseMatrix<double>>
     manifoldOOS::sp_mat_e As(A);  // our copy: the LOBPCG route may renumber it in place
     return eigen_result_to_list(
         manifoldOOS::eigs_sparse_bottom_deflated_in_place(As, null_vec, m, mo_eig_options(opts)));
+  }
+  MO_CATCH
+}
+
+// Predicted nonzeros of the Cholesky factor and flops of the numeric
+// factorisation of a sparse symmetric matrix (the registered symbolic
+// analysis; NA when none is registered or it fails).
+// [[Rcpp::export(.mo_predicted_fill)]]
+Rcpp::NumericVector mo_predicted_fill(const Eigen::Map<Eigen::SparseMatrix<double>> A) {
+  MO_TRY {
+    double lnz = NA_REAL, fl = NA_REAL;
+    const manifoldOOS::sp_mat_e As(A);
+    if (const manifoldOOS::spd_fill_estimator f = manifoldOOS::spd_fill_estimator_fn()) {
+      if (!f(As, &lnz, &fl)) lnz = fl = NA_REAL;
+    }
+    return Rcpp::NumericVector::create(Rcpp::Named("lnz") = lnz, Rcpp::Named("flops") = fl);
   }
   MO_CATCH
 }

@@ -143,8 +143,42 @@ std::unique_ptr<manifoldOOS::spd_factor> make_cholmod_factor(const Eigen::Sparse
   return f;
 }
 
+// CHOLMOD's symbolic analysis alone (the ordering and the supernodal column
+// counts, as factorise() would compute them): predicted nnz(L) and flops.
+bool cholmod_fill_estimate(const Eigen::SparseMatrix<double>& M, double* lnz, double* flops) {
+  cholmod_common c;
+  M_R_cholmod_start(&c);
+  c.error_handler = quiet_cholmod_handler;
+  c.supernodal = CHOLMOD_SUPERNODAL;
+  cholmod_sparse A;
+  std::memset(&A, 0, sizeof(A));
+  A.nrow = A.ncol = static_cast<std::size_t>(M.rows());
+  A.nzmax = static_cast<std::size_t>(M.nonZeros());
+  A.p = const_cast<int*>(M.outerIndexPtr());
+  A.i = const_cast<int*>(M.innerIndexPtr());
+  A.x = const_cast<double*>(M.valuePtr());
+  A.stype = -1;
+  A.itype = CHOLMOD_INT;
+  A.xtype = CHOLMOD_REAL;
+  A.dtype = CHOLMOD_DOUBLE;
+  A.sorted = 1;
+  A.packed = 1;
+  cholmod_factor* L = M_cholmod_analyze(&A, &c);
+  const bool ok = L != nullptr && c.status >= CHOLMOD_OK && c.lnz > 0 && c.fl > 0;
+  if (ok) {
+    *lnz = c.lnz;
+    *flops = c.fl;
+  }
+  if (L != nullptr) M_cholmod_free_factor(&L, &c);
+  M_cholmod_finish(&c);
+  return ok;
+}
+
 struct register_cholmod {
-  register_cholmod() { manifoldOOS::set_spd_factor_backend(&make_cholmod_factor); }
+  register_cholmod() {
+    manifoldOOS::set_spd_factor_backend(&make_cholmod_factor);
+    manifoldOOS::set_spd_fill_estimator(&cholmod_fill_estimate);
+  }
 };
 const register_cholmod registration;
 

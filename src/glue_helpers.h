@@ -155,6 +155,10 @@ inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
     o.deflated = manifoldOOS::parse_deflated_solver(Rcpp::as<std::string>(L["deflated"]));
   if (L.containsElementNamed("lobpcg_min_n")) o.lobpcg_min_n = Rcpp::as<double>(L["lobpcg_min_n"]);
   if (L.containsElementNamed("lobpcg_tol")) o.lobpcg_tol = Rcpp::as<double>(L["lobpcg_tol"]);
+  if (L.containsElementNamed("fill_min_n")) o.fill_min_n = Rcpp::as<double>(L["fill_min_n"]);
+  if (L.containsElementNamed("lobpcg_flops_per_nnz"))
+    o.lobpcg_flops_per_nnz = Rcpp::as<double>(L["lobpcg_flops_per_nnz"]);
+  if (L.containsElementNamed("factor_memory")) o.factor_memory = Rcpp::as<double>(L["factor_memory"]);
   return o;
 }
 #endif

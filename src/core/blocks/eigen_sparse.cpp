@@ -917,8 +917,8 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
     }
   }
   eigen_result res;
-  const bool lobpcg = o.deflated == deflated_solver::lobpcg ||
-                      (o.deflated == deflated_solver::automatic && n >= o.lobpcg_min_n);
+  const deflated_choice choice = choose_deflated_solver(A, o);
+  const bool lobpcg = choice.lobpcg;
   if (lobpcg) {
     lobpcg_options lo;
     lo.maxit = o.maxit;
@@ -934,6 +934,7 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
     res.vectors.col(j) = v / arma::norm(v);
   }
   fix_signs(res.vectors);
+  if (!choice.note.empty()) res.note = res.note.empty() ? choice.note : choice.note + "; " + res.note;
   res.residual = detail::residual_sparse(A, res);
   if (!(res.residual <= 1e-6)) {
     std::ostringstream os;
@@ -945,6 +946,37 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
 }
 
 }  // namespace detail
+
+deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o) {
+  deflated_choice c;
+  if (o.deflated != deflated_solver::automatic) {
+    c.lobpcg = o.deflated == deflated_solver::lobpcg;
+    return c;
+  }
+  const long n = A.rows();
+  if (n >= o.lobpcg_min_n) {  // no analysis: it would cost a fair share of LOBPCG's time
+    c.lobpcg = true;
+    return c;
+  }
+  if (n < o.fill_min_n) return c;
+  double lnz = 0.0, fl = 0.0;
+  const spd_fill_estimator est = spd_fill_estimator_fn();
+  if (est == nullptr || !est(A, &lnz, &fl)) return c;
+  const double nnz = static_cast<double>(A.nonZeros());
+  const double ratio = fl / nnz;
+  const double bytes = o.factor_bytes_per_nnz * lnz;
+  const bool too_big = o.factor_memory > 0 && bytes > o.factor_memory;
+  c.lobpcg = ratio > o.lobpcg_flops_per_nnz || too_big;
+  std::ostringstream os;
+  os.precision(3);
+  os << "automatic choice: the sparse factorisation would hold " << lnz << " nonzeros (about " << bytes / 1e9
+     << " GB) and cost " << fl << " flops, " << ratio << " per nonzero of the matrix (LOBPCG above "
+     << o.lobpcg_flops_per_nnz;
+  if (o.factor_memory > 0) os << " or above " << o.factor_memory / 1e9 << " GB";
+  os << "): " << (c.lobpcg ? "LOBPCG" : "shift-invert");
+  c.note = os.str();
+  return c;
+}
 
 eigen_result eigs_sparse_bottom_deflated(const sp_mat_e& A, const arma::vec& null_vec, long m,
                                          const eig_options& o) {

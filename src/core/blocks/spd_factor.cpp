@@ -8,10 +8,15 @@ namespace manifoldOOS {
 
 namespace {
 std::atomic<spd_factor_maker> g_spd_backend{nullptr};
+std::atomic<spd_fill_estimator> g_spd_fill{nullptr};
 }  // namespace
 
 void set_spd_factor_backend(spd_factor_maker maker) { g_spd_backend.store(maker); }
 
 spd_factor_maker spd_factor_backend() { return g_spd_backend.load(); }
+
+void set_spd_fill_estimator(spd_fill_estimator f) { g_spd_fill.store(f); }
+
+spd_fill_estimator spd_fill_estimator_fn() { return g_spd_fill.load(); }
 
 }  // namespace manifoldOOS

@@ -55,7 +55,7 @@ inline eig_method parse_eig_method(const std::string& s) {
 // Solver of the deflated bottom problem (eigen_deflate.h): shift-invert
 // Lanczos on a sparse factorisation, or LOBPCG preconditioned by smoothed-
 // aggregation AMG (eigen_lobpcg.h), which needs no factorisation. automatic:
-// LOBPCG when n >= lobpcg_min_n, shift-invert below.
+// see choose_deflated_solver().
 enum class deflated_solver { automatic, shift_invert, lobpcg };
 
 inline constexpr choice<deflated_solver> deflated_solver_names[] = {
@@ -83,7 +83,30 @@ struct eig_options {
   deflated_solver deflated = deflated_solver::automatic;  // eigs_sparse_bottom_deflated()
   long lobpcg_min_n = 100000;  // automatic: LOBPCG + AMG from this many rows on
   double lobpcg_tol = 1e-9;    // LOBPCG: residual norm relative to |A|_inf
+  // automatic, from fill_min_n to lobpcg_min_n rows, with a registered fill
+  // estimate (spd_factor.h): LOBPCG when the predicted factorisation flops
+  // exceed lobpcg_flops_per_nnz times nnz(A), or the predicted factor
+  // (factor_bytes_per_nnz bytes per nonzero) would not fit in factor_memory
+  // bytes (0: not known)
+  long fill_min_n = 20000;
+  double lobpcg_flops_per_nnz = 1e4;
+  double factor_memory = 0.0;
+  double factor_bytes_per_nnz = 12.0;
 };
+
+// The automatic choice of the deflated bottom solver for A (n x n): shift-
+// invert below o.fill_min_n rows, LOBPCG from o.lobpcg_min_n rows on; in
+// between, when a fill estimate is registered, by the predicted cost and
+// size of the sparse factorisation (fill grows fast with the dimension of
+// the data behind a kNN graph: a factorisation that is cheap for a
+// low-dimensional manifold costs far more than LOBPCG for noisy
+// high-dimensional data), else shift-invert. `note` says what was predicted
+// and chosen.
+struct deflated_choice {
+  bool lobpcg = false;
+  std::string note;
+};
+deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o);
 
 // One eigenproblem. Matrices are not owned and must outlive the call.
 struct sym_problem {

@@ -80,15 +80,19 @@ inline int align_n_null(const arma::vec& values, double tol_null) {
   return static_cast<int>(arma::accu(values < tol_null));
 }
 
+inline std::string join_notes(const std::string& a, const std::string& b) {
+  return a.empty() ? b : (b.empty() ? a : a + "; " + b);
+}
+
 // own: null, or M itself, which the LOBPCG route may renumber during the
 // solve (restored before it returns; see eigs_sparse_bottom_deflated_in_place())
 inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, const eig_options& o,
                                       bool allow_lobpcg) {
   const long n = M.rows();
   if (q < 1 || q + 1 > n - 1) throw input_error("`ndim` must lie in [1, n - 2]");
-  if (allow_lobpcg && o.method != eig_method::dense &&
-      (o.deflated == deflated_solver::lobpcg ||
-       (o.deflated == deflated_solver::automatic && n >= o.lobpcg_min_n))) {
+  deflated_choice choice;
+  if (allow_lobpcg && o.method != eig_method::dense) choice = choose_deflated_solver(M, o);
+  if (choice.lobpcg) {
     eig_options od = o;
     od.deflated = deflated_solver::lobpcg;
     const arma::vec ones(n, arma::fill::ones);
@@ -101,7 +105,7 @@ inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, c
     out.dropped = 0.0;  // the constant pair, deflated exactly
     out.n_null = align_n_null(res.values, out.tol_null);
     out.method = res.method_used;
-    out.note = res.note + "; the constant vector deflated";
+    out.note = join_notes(join_notes(choice.note, res.note), "the constant vector deflated");
     out.residual = res.residual;
     return out;
   }
@@ -111,7 +115,7 @@ inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, c
   align_result out;
   out.tol_null = tol_null;
   out.method = res.method_used;
-  out.note = res.note;
+  out.note = join_notes(choice.note, res.note);
   out.residual = res.residual;
   const int n_null = align_n_null(res.values, tol_null);
   out.n_null = n_null;

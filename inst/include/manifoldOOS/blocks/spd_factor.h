@@ -35,6 +35,15 @@ using spd_factor_maker = std::unique_ptr<spd_factor> (*)(const Eigen::SparseMatr
 void set_spd_factor_backend(spd_factor_maker maker);
 spd_factor_maker spd_factor_backend();
 
+// Predicted cost of factorising a matrix with M's pattern, from a symbolic
+// analysis (fill-reducing ordering and column counts; no numeric work): the
+// nonzeros of the Cholesky factor and the floating-point operations of the
+// numeric factorisation. Returns false when it cannot say. The R glue
+// registers CHOLMOD's analysis (AMD ordering).
+using spd_fill_estimator = bool (*)(const Eigen::SparseMatrix<double>& M, double* lnz, double* flops);
+void set_spd_fill_estimator(spd_fill_estimator f);
+spd_fill_estimator spd_fill_estimator_fn();
+
 }  // namespace manifoldOOS
 
 #endif  // MANIFOLDOOS_SPD_FACTOR_H

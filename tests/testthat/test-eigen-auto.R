@@ -1,0 +1,88 @@
+# The automatic choice between shift-invert and LOBPCG for the deflated
+# bottom eigenproblems (choose_deflated_solver() in eigen_sparse.h): the
+# symbolic analysis it reads, the rule, and the record in the fit.
+
+path_laplacian <- function(n) {
+  W <- Matrix::sparseMatrix(i = 1:(n - 1), j = 2:n, x = 1, dims = c(n, n), symmetric = TRUE)
+  methods::as(methods::as(graph_laplacian(W, "unnormalized"), "generalMatrix"), "CsparseMatrix")
+}
+
+test_that("the predicted factor is exact where the fill is known", {
+  # a path: no fill, L has the diagonal and one subdiagonal
+  f <- manifoldOOS:::.mo_predicted_fill(path_laplacian(500) + Matrix::Diagonal(500))
+  expect_equal(f[["lnz"]], 2 * 500 - 1)
+  # a complete graph: a dense factor, m (m + 1) / 2 entries; Cholesky flops
+  # sum_j c_j^2 over the column counts c_j = m - j + 1
+  m <- 60
+  K <- Matrix::Matrix(-1, m, m, sparse = TRUE)
+  Matrix::diag(K) <- m
+  K <- methods::as(methods::as(K, "generalMatrix"), "CsparseMatrix")
+  f <- manifoldOOS:::.mo_predicted_fill(K)
+  expect_equal(f[["lnz"]], m * (m + 1) / 2)
+  expect_equal(f[["flops"]], sum((m:1)^2), tolerance = 0.05)
+})
+
+test_that("auto chooses by the predicted factorisation between fill_min_n and lobpcg_min_n", {
+  X <- swiss_roll(3000, seed = 9)$x
+  withr::local_options(manifoldOOS.fill_min_n = 1000L, manifoldOOS.lobpcg_min_n = 1e6)
+  si <- laplacian_eigenmaps(X, 2, k = 10)
+  expect_identical(si$solver$method, "spectra_shift_invert_deflated")
+  expect_match(si$solver$note, "automatic choice: .*flops.*: shift-invert")
+  # the same graph with a threshold it exceeds: LOBPCG, the same embedding
+  withr::local_options(manifoldOOS.lobpcg_flops_per_nnz = 1)
+  lo <- laplacian_eigenmaps(X, 2, k = 10)
+  expect_identical(lo$solver$method, "lobpcg_amg_deflated")
+  expect_match(lo$solver$note, ": LOBPCG")
+  Ys <- unname(si$embedding)
+  Yl <- unname(lo$embedding)
+  Yl <- sweep(Yl, 2, sign(colSums(Yl * Ys)), `*`)
+  expect_lt(max(abs(Yl - Ys)) / max(abs(Ys)), 1e-5)
+  # a factor that would not fit in the memory available: LOBPCG as well
+  withr::local_options(manifoldOOS.lobpcg_flops_per_nnz = 1e12, manifoldOOS.memory_limit = 1e5)
+  mem <- laplacian_eigenmaps(X, 2, k = 10)
+  expect_identical(mem$solver$method, "lobpcg_amg_deflated")
+  expect_match(mem$solver$note, "GB\\): LOBPCG")
+  expect_true(any(grepl("automatic choice", format(summary(mem)))))
+  # outside the window the rule is by size, without an analysis
+  withr::local_options(manifoldOOS.fill_min_n = 2e4, manifoldOOS.memory_limit = NULL)
+  expect_false(grepl("automatic choice", laplacian_eigenmaps(X, 2, k = 10)$solver$note))
+  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L)
+  big <- laplacian_eigenmaps(X, 2, k = 10)
+  expect_identical(big$solver$method, "lobpcg_amg_deflated")
+  expect_false(grepl("automatic choice", big$solver$note))
+  # a forced solver is never overruled
+  withr::local_options(manifoldOOS.fill_min_n = 1000L, manifoldOOS.lobpcg_min_n = 1e6,
+                       manifoldOOS.lobpcg_flops_per_nnz = 1)
+  expect_identical(laplacian_eigenmaps(X, 2, k = 10, eigen_solver = "sparse")$solver$method,
+                   "spectra_shift_invert_deflated")
+})
+
+test_that("ltsa() records the automatic choice as well", {
+  X <- swiss_roll(2500, seed = 3)$x
+  withr::local_options(manifoldOOS.fill_min_n = 1000L, manifoldOOS.lobpcg_min_n = 1e6,
+                       manifoldOOS.lobpcg_flops_per_nnz = 1)
+  fit <- ltsa(X, 2, k = 12)
+  expect_identical(fit$solver$method, "lobpcg_amg_deflated")
+  expect_match(fit$solver$note, "automatic choice: .*: LOBPCG; .*the constant vector deflated")
+})
+
+test_that("the default threshold separates the low- and high-dimensional rolls of the calibration", {
+  skip_on_cran()
+  # 5 x 10^4 points, k = 15: the 3-D roll's factorisation is cheap (about
+  # 1e3 flops per nonzero), the noisy 50-D roll's is not (about 2.5e4)
+  # the benchmark's atlas roll: t uniform in [1.5 pi, 4.5 pi], height 21,
+  # rotated into 50 dimensions with noise sd 0.3 (and its 3-D projection)
+  n <- 5e4
+  set.seed(19)
+  rot <- qr.Q(qr(matrix(stats::rnorm(2500), 50)))[, 1:3]
+  set.seed(11)
+  t <- 1.5 * pi * (1 + 2 * stats::runif(n))
+  h <- 21 * stats::runif(n)
+  x50 <- cbind(t * cos(t), h, t * sin(t)) %*% t(rot) + 0.3 * matrix(stats::rnorm(n * 50), n, 50)
+  for (case in list(list(X = x50 %*% rot, lobpcg = FALSE), list(X = x50, lobpcg = TRUE))) {
+    g <- neighbor_graph(case$X, k = 15, knn_method = "hnsw")
+    L <- methods::as(graph_laplacian(g$W, "symmetric"), "CsparseMatrix")
+    f <- manifoldOOS:::.mo_predicted_fill(L)
+    expect_identical(f[["flops"]] / length(L@x) > 1e4, case$lobpcg)
+  }
+})
