@@ -140,3 +140,13 @@ rotated_roll <- function(n, seed, noise, p = 50L, block = 1e6, one_shot = 0) {
   }
   list(x = x, t = t, rot = rot)
 }
+
+# Runs `code` (one string of R code) in a child Rscript with the package
+# loaded from the library `lib` (one of two builds compared side by side);
+# returns the numbers the code prints with cat() on its last line.
+run_in_build <- function(lib, code) {
+  f <- tempfile(fileext = ".R")
+  writeLines(c(sprintf('suppressPackageStartupMessages(library(manifoldOOS, lib.loc = "%s"))', lib), code), f)
+  as.numeric(strsplit(trimws(utils::tail(system2(file.path(R.home("bin"), "Rscript"), f, stdout = TRUE), 1)),
+                      " +")[[1]])
+}

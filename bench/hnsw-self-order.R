@@ -17,15 +17,11 @@ if (length(libs) != 2L) {
   xf <- tempfile(fileext = ".rds")
   saveRDS(x, xf)
   one <- function(lib, out) {
-    code <- sprintf('suppressPackageStartupMessages(library(manifoldOOS, lib.loc = "%s"))
-  x <- readRDS("%s")
+    run_in_build(lib, sprintf('x <- readRDS("%s")
   b <- system.time(ix <- manifoldOOS:::.mo_hnsw_build(x, 16L, 50L, 42, 2L))[["elapsed"]]
   s <- system.time(nb <- manifoldOOS:::.mo_hnsw_search(ix, NULL, 15L, 32L, 2L))[["elapsed"]]
   saveRDS(nb, "%s")
-  cat(b, s, "\\n")', lib, xf, out)
-    f <- tempfile(fileext = ".R")
-    writeLines(code, f)
-    as.numeric(strsplit(trimws(system2(file.path(R.home("bin"), "Rscript"), f, stdout = TRUE)), " ")[[1]])
+  cat(b, s, "\\n")', xf, out))
   }
   rows <- list()
   outs <- c(tempfile(fileext = ".rds"), tempfile(fileext = ".rds"))

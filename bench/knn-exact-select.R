@@ -18,17 +18,13 @@ if (length(libs) != 2L) {
   xf <- tempfile(fileext = ".rds")
   saveRDS(list(x = d[1:20000, ], q = d[20001:25000, ]), xf)
   one <- function(lib, out) {
-    code <- sprintf('suppressPackageStartupMessages(library(manifoldOOS, lib.loc = "%s"))
-  D <- readRDS("%s")
+    run_in_build(lib, sprintf('D <- readRDS("%s")
   res <- list(); tm <- numeric(0)
   for (k in c(1L, 16L, 151L)) {
     tm <- c(tm, system.time(res[[length(res) + 1]] <- knn(D$x, k, query = D$q, n_threads = 1))[["elapsed"]])
   }
   saveRDS(res, "%s")
-  cat(tm, "\\n")', lib, xf, out)
-    f <- tempfile(fileext = ".R")
-    writeLines(code, f)
-    as.numeric(strsplit(trimws(system2(file.path(R.home("bin"), "Rscript"), f, stdout = TRUE)), " ")[[1]])
+  cat(tm, "\\n")', xf, out))
   }
   rows <- list()
   outs <- c(tempfile(fileext = ".rds"), tempfile(fileext = ".rds"))
