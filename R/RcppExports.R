@@ -41,6 +41,10 @@
     .Call(`_manifoldOOS_mo_predicted_fill`, A)
 }
 
+.mo_cholmod_analyses <- function() {
+    .Call(`_manifoldOOS_mo_cholmod_analyses_r`)
+}
+
 .mo_geigs_sparse <- function(A, B, which, m, opts) {
     .Call(`_manifoldOOS_mo_geigs_sparse`, A, B, which, m, opts)
 }

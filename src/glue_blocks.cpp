@@ -207,12 +207,18 @@ Rcpp::NumericVector mo_predicted_fill(const Eigen::Map<Eigen::SparseMatrix<doubl
     double lnz = NA_REAL, fl = NA_REAL;
     const manifoldOOS::sp_mat_e As(A);
     if (const manifoldOOS::spd_fill_estimator f = manifoldOOS::spd_fill_estimator_fn()) {
-      if (!f(As, &lnz, &fl)) lnz = fl = NA_REAL;
+      if (!f(As, &lnz, &fl, nullptr)) lnz = fl = NA_REAL;
     }
     return Rcpp::NumericVector::create(Rcpp::Named("lnz") = lnz, Rcpp::Named("flops") = fl);
   }
   MO_CATCH
 }
+
+long mo_cholmod_analyses();  // glue_cholmod.cpp
+
+// The number of CHOLMOD symbolic analyses run in this session (for tests).
+// [[Rcpp::export(.mo_cholmod_analyses)]]
+double mo_cholmod_analyses_r() { return static_cast<double>(mo_cholmod_analyses()); }
 
 // Sparse generalised A v = lambda B v (both dgCMatrix, B SPD).
 // [[Rcpp::export(.mo_geigs_sparse)]]

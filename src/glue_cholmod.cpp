@@ -11,9 +11,12 @@
 //   "eigen": Eigen's simplicial LDL' (the first path).
 #include <cholmod.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include <manifoldOOS/blocks/spd_factor.h>
 #include <manifoldOOS/core/common.h>
@@ -24,6 +27,9 @@
 #include <Rinternals.h>
 
 namespace {
+
+// symbolic analyses run so far (read by the tests through .mo_cholmod_analyses())
+std::atomic<long> g_analyses{0};
 
 // CHOLMOD reports through Common->status; Matrix's default handler would
 // raise an R error (a longjmp through C++ frames), so it is replaced.
@@ -56,6 +62,25 @@ int selected_threads() {
   return manifoldOOS::resolve_threads(t);
 }
 
+// M (compressed, symmetric) as CHOLMOD's view of its lower triangle, without
+// a copy.
+cholmod_sparse cholmod_view(const Eigen::SparseMatrix<double>& M) {
+  cholmod_sparse A;
+  std::memset(&A, 0, sizeof(A));
+  A.nrow = A.ncol = static_cast<std::size_t>(M.rows());
+  A.nzmax = static_cast<std::size_t>(M.nonZeros());
+  A.p = const_cast<int*>(M.outerIndexPtr());
+  A.i = const_cast<int*>(M.innerIndexPtr());
+  A.x = const_cast<double*>(M.valuePtr());
+  A.stype = -1;  // symmetric, lower triangle used
+  A.itype = CHOLMOD_INT;
+  A.xtype = CHOLMOD_REAL;
+  A.dtype = CHOLMOD_DOUBLE;
+  A.sorted = 1;
+  A.packed = 1;
+  return A;
+}
+
 class cholmod_spd_factor : public manifoldOOS::spd_factor {
  public:
   cholmod_spd_factor() {
@@ -73,23 +98,14 @@ class cholmod_spd_factor : public manifoldOOS::spd_factor {
   cholmod_spd_factor(const cholmod_spd_factor&) = delete;
   cholmod_spd_factor& operator=(const cholmod_spd_factor&) = delete;
 
-  // false when the matrix is not positive definite or CHOLMOD failed
-  bool factorise(const Eigen::SparseMatrix<double>& M, bool own_numeric, int threads) {
+  // false when the matrix is not positive definite or CHOLMOD failed.
+  // analysed: null, or CHOLMOD's analysis of M's pattern, of which the
+  // factor takes ownership (the analysis is then not repeated).
+  bool factorise(const Eigen::SparseMatrix<double>& M, bool own_numeric, int threads, cholmod_factor* analysed) {
     n_ = static_cast<std::size_t>(M.rows());
-    cholmod_sparse A;
-    std::memset(&A, 0, sizeof(A));
-    A.nrow = A.ncol = n_;
-    A.nzmax = static_cast<std::size_t>(M.nonZeros());
-    A.p = const_cast<int*>(M.outerIndexPtr());
-    A.i = const_cast<int*>(M.innerIndexPtr());
-    A.x = const_cast<double*>(M.valuePtr());
-    A.stype = -1;  // symmetric, lower triangle used
-    A.itype = CHOLMOD_INT;
-    A.xtype = CHOLMOD_REAL;
-    A.dtype = CHOLMOD_DOUBLE;
-    A.sorted = 1;
-    A.packed = 1;
-    L_ = M_cholmod_analyze(&A, &c_);
+    cholmod_sparse A = cholmod_view(M);
+    if (analysed == nullptr) ++g_analyses;
+    L_ = analysed != nullptr ? analysed : M_cholmod_analyze(&A, &c_);
     if (L_ == nullptr || c_.status < CHOLMOD_OK) return false;
     if (own_numeric && L_->is_super &&
         M_cholmod_change_factor(CHOLMOD_REAL, TRUE, TRUE, TRUE, TRUE, L_, &c_) &&
@@ -135,39 +151,74 @@ class cholmod_spd_factor : public manifoldOOS::spd_factor {
   bool own_ok_ = false;
 };
 
-std::unique_ptr<manifoldOOS::spd_factor> make_cholmod_factor(const Eigen::SparseMatrix<double>& M) {
+// CHOLMOD's symbolic analysis of one pattern, kept for the factorisation
+// that follows the prediction (see spd_symbolic_scope), with a copy of the
+// pattern it was made for.
+class cholmod_symbolic : public manifoldOOS::spd_symbolic {
+ public:
+  cholmod_symbolic(const Eigen::SparseMatrix<double>& M, cholmod_factor* L)
+      : L_(L),
+        p_(M.outerIndexPtr(), M.outerIndexPtr() + M.outerSize() + 1),
+        i_(M.innerIndexPtr(), M.innerIndexPtr() + M.nonZeros()) {}
+  ~cholmod_symbolic() override {
+    if (L_ != nullptr) {
+      cholmod_common c;
+      M_R_cholmod_start(&c);
+      c.error_handler = quiet_cholmod_handler;
+      M_cholmod_free_factor(&L_, &c);
+      M_cholmod_finish(&c);
+    }
+  }
+  cholmod_symbolic(const cholmod_symbolic&) = delete;
+  cholmod_symbolic& operator=(const cholmod_symbolic&) = delete;
+
+  // The analysis, handed over once, when it was made for M's pattern; null
+  // otherwise.
+  cholmod_factor* take_for(const Eigen::SparseMatrix<double>& M) {
+    if (L_ == nullptr || !M.isCompressed() || static_cast<std::size_t>(M.outerSize()) + 1 != p_.size() ||
+        static_cast<std::size_t>(M.nonZeros()) != i_.size() ||
+        !std::equal(p_.begin(), p_.end(), M.outerIndexPtr()) || !std::equal(i_.begin(), i_.end(), M.innerIndexPtr()))
+      return nullptr;
+    cholmod_factor* L = L_;
+    L_ = nullptr;
+    return L;
+  }
+
+ private:
+  cholmod_factor* L_;
+  std::vector<int> p_, i_;
+};
+
+std::unique_ptr<manifoldOOS::spd_factor> make_cholmod_factor(const Eigen::SparseMatrix<double>& M,
+                                                             manifoldOOS::spd_symbolic* hint) {
   const chol_backend b = selected_backend();
   if (b == chol_backend::eigen) return nullptr;
   std::unique_ptr<cholmod_spd_factor> f(new cholmod_spd_factor());
-  if (!f->factorise(M, b == chol_backend::cholmod, selected_threads())) return nullptr;
+  cholmod_factor* analysed = nullptr;
+  if (auto* sym = dynamic_cast<cholmod_symbolic*>(hint)) analysed = sym->take_for(M);
+  if (!f->factorise(M, b == chol_backend::cholmod, selected_threads(), analysed)) return nullptr;
   return f;
 }
 
 // CHOLMOD's symbolic analysis alone (the ordering and the supernodal column
 // counts, as factorise() would compute them): predicted nnz(L) and flops.
-bool cholmod_fill_estimate(const Eigen::SparseMatrix<double>& M, double* lnz, double* flops) {
+bool cholmod_fill_estimate(const Eigen::SparseMatrix<double>& M, double* lnz, double* flops,
+                           std::shared_ptr<manifoldOOS::spd_symbolic>* keep) {
   cholmod_common c;
   M_R_cholmod_start(&c);
   c.error_handler = quiet_cholmod_handler;
   c.supernodal = CHOLMOD_SUPERNODAL;
-  cholmod_sparse A;
-  std::memset(&A, 0, sizeof(A));
-  A.nrow = A.ncol = static_cast<std::size_t>(M.rows());
-  A.nzmax = static_cast<std::size_t>(M.nonZeros());
-  A.p = const_cast<int*>(M.outerIndexPtr());
-  A.i = const_cast<int*>(M.innerIndexPtr());
-  A.x = const_cast<double*>(M.valuePtr());
-  A.stype = -1;
-  A.itype = CHOLMOD_INT;
-  A.xtype = CHOLMOD_REAL;
-  A.dtype = CHOLMOD_DOUBLE;
-  A.sorted = 1;
-  A.packed = 1;
+  cholmod_sparse A = cholmod_view(M);
+  ++g_analyses;
   cholmod_factor* L = M_cholmod_analyze(&A, &c);
   const bool ok = L != nullptr && c.status >= CHOLMOD_OK && c.lnz > 0 && c.fl > 0;
   if (ok) {
     *lnz = c.lnz;
     *flops = c.fl;
+    if (keep != nullptr && M.isCompressed()) {
+      *keep = std::make_shared<cholmod_symbolic>(M, L);
+      L = nullptr;
+    }
   }
   if (L != nullptr) M_cholmod_free_factor(&L, &c);
   M_cholmod_finish(&c);
@@ -183,3 +234,5 @@ struct register_cholmod {
 const register_cholmod registration;
 
 }  // namespace
+
+long mo_cholmod_analyses() { return g_analyses.load(); }

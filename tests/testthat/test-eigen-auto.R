@@ -57,6 +57,36 @@ test_that("auto chooses by the predicted factorisation between fill_min_n and lo
                    "spectra_shift_invert_deflated")
 })
 
+test_that("the analysis behind a shift-invert choice is not repeated by the factorisation", {
+  X <- swiss_roll(3000, seed = 9)$x
+  runs <- function(...) {
+    before <- manifoldOOS:::.mo_cholmod_analyses()
+    fit <- laplacian_eigenmaps(X, 2, k = 10, ...)
+    list(fit = fit, analyses = manifoldOOS:::.mo_cholmod_analyses() - before)
+  }
+  # no prediction (below fill_min_n): one analysis, inside the factorisation
+  withr::local_options(manifoldOOS.fill_min_n = 2e4, manifoldOOS.lobpcg_min_n = 1e6)
+  plain <- runs()
+  expect_identical(plain$analyses, 1)
+  # predicted, then factorised with the same analysis: still one, and the
+  # same factor, so the same embedding to the last bit
+  withr::local_options(manifoldOOS.fill_min_n = 1000L)
+  reused <- runs()
+  expect_match(reused$fit$solver$note, ": shift-invert")
+  expect_identical(reused$analyses, 1)
+  expect_identical(reused$fit$embedding, plain$fit$embedding)
+  # LTSA's alignment solve as well
+  before <- manifoldOOS:::.mo_cholmod_analyses()
+  fit <- ltsa(X[1:2500, ], 2, k = 12)
+  expect_match(fit$solver$note, ": shift-invert")
+  expect_identical(manifoldOOS:::.mo_cholmod_analyses() - before, 1)
+  # a LOBPCG choice: the prediction only
+  withr::local_options(manifoldOOS.lobpcg_flops_per_nnz = 1)
+  lo <- runs()
+  expect_match(lo$fit$solver$note, ": LOBPCG")
+  expect_identical(lo$analyses, 1)
+})
+
 test_that("ltsa() records the automatic choice as well", {
   X <- swiss_roll(2500, seed = 3)$x
   withr::local_options(manifoldOOS.fill_min_n = 1000L, manifoldOOS.lobpcg_min_n = 1e6,

@@ -265,7 +265,7 @@ class ldlt_shift_op : public square_operator {
     // LDL' below (which also counts the non-positive pivots for the error).
     ext_.reset();
     if (const spd_factor_maker maker = spd_factor_backend()) {
-      ext_ = maker(M);
+      ext_ = maker(M, current_spd_symbolic());
       if (ext_) {
         sigma_ = sigma;
         factored_ = true;
@@ -925,6 +925,7 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
     lo.tol = o.lobpcg_tol;
     res = own ? lobpcg_bottom_deflated_in_place(*own, u, m, lo) : lobpcg_bottom_deflated(A, u, m, lo);
   } else {
+    const spd_symbolic_scope scope(choice.symbolic.get());
     res = detail::shift_invert_deflated(A, u, na, m, o);
   }
   // exact orthogonality to u (the iterates are orthogonal to rounding)
@@ -934,7 +935,7 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
     res.vectors.col(j) = v / arma::norm(v);
   }
   fix_signs(res.vectors);
-  if (!choice.note.empty()) res.note = res.note.empty() ? choice.note : choice.note + "; " + res.note;
+  res.note = join_notes(choice.note, res.note);
   res.residual = detail::residual_sparse(A, res);
   if (!(res.residual <= 1e-6)) {
     std::ostringstream os;
@@ -961,12 +962,14 @@ deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o) 
   if (n < o.fill_min_n) return c;
   double lnz = 0.0, fl = 0.0;
   const spd_fill_estimator est = spd_fill_estimator_fn();
-  if (est == nullptr || !est(A, &lnz, &fl)) return c;
+  std::shared_ptr<spd_symbolic> analysis;
+  if (est == nullptr || !est(A, &lnz, &fl, &analysis)) return c;
   const double nnz = static_cast<double>(A.nonZeros());
   const double ratio = fl / nnz;
   const double bytes = o.factor_bytes_per_nnz * lnz;
   const bool too_big = o.factor_memory > 0 && bytes > o.factor_memory;
   c.lobpcg = ratio > o.lobpcg_flops_per_nnz || too_big;
+  if (!c.lobpcg) c.symbolic = std::move(analysis);
   std::ostringstream os;
   os.precision(3);
   os << "automatic choice: the sparse factorisation would hold " << lnz << " nonzeros (about " << bytes / 1e9

@@ -260,7 +260,7 @@ lgrm_fit_result nystrom_result(const eigen_result& res, int m, double tau, const
                                const arma::mat& Map, const arma::rowvec& phibar, const sp_mat_e& Lloc) {
   lgrm_fit_result out;
   out.emb = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
-  if (!res.note.empty()) out.emb.note = out.emb.note.empty() ? res.note : out.emb.note + "; " + res.note;
+  out.emb.note = join_notes(out.emb.note, res.note);
   const arma::mat& Y = out.emb.Y;
   const arma::mat FY = lgrm_mult(F, Y, true, false);  // columns of F x m
   const arma::mat Gm = S * FY;

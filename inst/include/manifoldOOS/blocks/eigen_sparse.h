@@ -33,10 +33,12 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
+#include <manifoldOOS/blocks/spd_factor.h>
 #include <manifoldOOS/blocks/spectra_op.h>
 
 namespace manifoldOOS {
@@ -105,6 +107,9 @@ struct eig_options {
 struct deflated_choice {
   bool lobpcg = false;
   std::string note;
+  // the analysis behind a shift-invert choice, for the factorisation (open
+  // an spd_symbolic_scope on it around the solve)
+  std::shared_ptr<spd_symbolic> symbolic;
 };
 deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o);
 

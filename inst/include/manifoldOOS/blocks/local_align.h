@@ -80,10 +80,6 @@ inline int align_n_null(const arma::vec& values, double tol_null) {
   return static_cast<int>(arma::accu(values < tol_null));
 }
 
-inline std::string join_notes(const std::string& a, const std::string& b) {
-  return a.empty() ? b : (b.empty() ? a : a + "; " + b);
-}
-
 // own: null, or M itself, which the LOBPCG route may renumber during the
 // solve (restored before it returns; see eigs_sparse_bottom_deflated_in_place())
 inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, const eig_options& o,
@@ -110,6 +106,7 @@ inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, c
     return out;
   }
   const long nev = std::min<long>(q + 2, n - 1);
+  const spd_symbolic_scope scope(choice.symbolic.get());
   eigen_result res = eigs_sym(sym_problem::sparse(M), eig_which::bottom, nev, o);
   const double tol_null = align_tol_null(M);
   align_result out;
@@ -169,8 +166,7 @@ inline align_result align_bottom_impl(const sp_mat_e& M, sp_mat_e* own, int q, c
     out.Y = Qm;
     out.values = mu;
     out.dropped = arma::dot(arma::square(c / cn), lam);
-    if (!out.note.empty()) out.note += "; ";
-    out.note += "constant direction projected out of the bottom eigenspace";
+    out.note = join_notes(out.note, "constant direction projected out of the bottom eigenspace");
   }
   fix_signs(out.Y);
   return out;

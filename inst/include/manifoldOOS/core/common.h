@@ -78,6 +78,12 @@ class interrupted : public error {
   interrupted() : error("computation interrupted by the user") {}
 };
 
+// ---- notes -----------------------------------------------------------------
+// Two notes of a result joined as "a; b", or the one that is not empty.
+inline std::string join_notes(const std::string& a, const std::string& b) {
+  return a.empty() ? b : (b.empty() ? a : a + "; " + b);
+}
+
 // ---- interrupt polling ---------------------------------------------------
 // The glue installs a function returning true when the user asked to stop.
 using interrupt_fn = bool (*)();

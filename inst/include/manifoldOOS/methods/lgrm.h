@@ -379,7 +379,7 @@ inline lgrm_embedding lgrm_bottom_dense(arma::mat& M, int m, bool dense, const e
       },
       "spectra_shift_invert_dense_chol");
   lgrm_embedding out = lgrm_finish_embedding(res.values, res.vectors, m, tau, res.method_used);
-  if (!res.note.empty()) out.note = out.note.empty() ? res.note : out.note + "; " + res.note;
+  out.note = join_notes(out.note, res.note);
   return out;
 }
 
