@@ -3,10 +3,16 @@
 #   nice -n 5 Rscript bench/run.R atlas
 # Environment:
 #   ATLAS_N        sizes (comma separated)                        default 1e5
+#   ATLAS_FIT_DIMS "50" (the roll in 50 noisy dimensions; default) and/or "3"
+#                  (its 3-D coordinates with the projected noise, as in the
+#                  calibration); scikit-learn runs on the 50-D data only
 #   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse;
 #                  "diffusion" (diffusion_map(), default kNN kernel) and
 #                  "diffusion_k" (its kernel on k neighbours) add those fits;
-#                  "ltsa" and "ltsa_sparse": ltsa() with eigen_solver "lobpcg" / "sparse"
+#                  "ltsa" and "ltsa_sparse": ltsa() with eigen_solver "lobpcg" / "sparse";
+#                  "lgrm", "lgrm_iterative" and "lgrm_lobpcg": lgrm() with 200
+#                  landmarks, gamma = "scaled" and eigen_solver "auto" /
+#                  "iterative" (shift-invert, Woodbury) / "lobpcg"
 #   ATLAS_SKLEARN  "1": scikit-learn SpectralEmbedding at sizes <= 1e5 (default "1");
 #                  its default solver, and eigen_solver = "amg" when pyamg imports
 #   ATLAS_KNN      "0": no separate knn() row (the fits' progress lines time the graph)
@@ -77,16 +83,19 @@ if ("calibrate" %in% parts) {
 if (!"fits" %in% parts) sizes <- numeric(0)
 
 rows <- list()
-add_row <- function(...) rows[[length(rows) + 1L]] <<- data.frame(..., stringsAsFactors = FALSE)
+fit_dims <- as.integer(strsplit(Sys.getenv("ATLAS_FIT_DIMS", "50"), ",")[[1]])
+fdim <- p
+add_row <- function(...) rows[[length(rows) + 1L]] <<- data.frame(..., dim = fdim, stringsAsFactors = FALSE)
 
-for (n in sizes) {
+for (n in sizes) for (fdim in fit_dims) {
   d <- atlas_roll(n, 7)
+  if (fdim == 3L) d$x <- d$x %*% rot
   fx <- file.path(work, "x.rds")
   ft <- file.path(work, "t.rds")
   saveRDS(d$x, fx, compress = FALSE)
   saveRDS(d$t, ft, compress = FALSE)
   nlab <- format(n, big.mark = ",", scientific = FALSE)
-  cat(sprintf("\n-- n = %s x %d, k = %d --\n", nlab, p, k))
+  cat(sprintf("\n-- n = %s x %d, k = %d --\n", nlab, fdim, k))
   if (Sys.getenv("ATLAS_KNN", "1") == "1") {
   r <- bench_child(c(
     'options(manifoldOOS.hnsw_cache = FALSE)',
@@ -106,6 +115,10 @@ for (n in sizes) {
                                    'knn_method = "hnsw", verbose = TRUE)'), k, k),
       ltsa = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "lobpcg", verbose = TRUE)', k),
       ltsa_sparse = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "sparse", verbose = TRUE)', k),
+      lgrm = , lgrm_iterative = , lgrm_lobpcg =
+        sprintf(paste0('fit <- lgrm(X, 2, k = %d, landmarks = 200, seed = 1, gamma = "scaled", knn_method = "hnsw", ',
+                       'eigen_solver = "%s", verbose = TRUE)'), k,
+                switch(route, lgrm = "auto", lgrm_iterative = "iterative", lgrm_lobpcg = "lobpcg")),
       sprintf('fit <- laplacian_eigenmaps(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "%s", verbose = TRUE)',
               k, route))
     r <- bench_child(c(
@@ -121,12 +134,15 @@ for (n in sizes) {
                                  diffusion_k = "diffusion_map(kernel_k = k)",
                                  ltsa = "ltsa(eigen_solver = \"lobpcg\")",
                                  ltsa_sparse = "ltsa(eigen_solver = \"sparse\")",
+                                 lgrm = "lgrm(landmarks = 200)",
+                                 lgrm_iterative = "lgrm(landmarks = 200, eigen_solver = \"iterative\")",
+                                 lgrm_lobpcg = "lgrm(landmarks = 200, eigen_solver = \"lobpcg\")",
                                  sprintf("laplacian_eigenmaps(eigen_solver = \"%s\")", route)),
             seconds = if (length(r$values)) r$values[["seconds"]] else NA_real_,
             peak_rss_mb = round(r$rss),
             spearman = if (length(r$values)) r$values[["spearman"]] else NA_real_, method = route)
   }
-  if (do_sk && n <= 1e5) {
+  if (do_sk && n <= 1e5 && fdim == p) {
     fb <- file.path(work, "x.bin")
     writeBin(as.vector(t(d$x)), fb)
     writeBin(d$t, file.path(work, "t.bin"))
@@ -160,10 +176,10 @@ for (n in sizes) {
 if (length(rows)) {
   tab <- do.call(rbind, rows)
   tab$ratio_vs_lobpcg <- NA_real_
-  for (n in unique(tab$n)) {
-    ref <- tab$seconds[tab$n == n & tab$method %in% "lobpcg"]
+  for (n in unique(tab$n)) for (dm in unique(tab$dim)) {
+    ref <- tab$seconds[tab$n == n & tab$dim == dm & tab$method %in% "lobpcg"]
     if (length(ref) == 1L && is.finite(ref)) {
-      sel <- tab$n == n & !is.na(tab$method)
+      sel <- tab$n == n & tab$dim == dm & !is.na(tab$method)
       tab$ratio_vs_lobpcg[sel] <- round(tab$seconds[sel] / ref, 2)
     }
   }

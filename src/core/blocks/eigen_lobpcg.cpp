@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 
 namespace manifoldOOS {
 
@@ -83,16 +84,6 @@ static arma::mat orthonormal(arma::mat S, int nt) {
 
 static void orth_against(arma::mat& S, const arma::mat& X, int nt) {
   for (int pass = 0; pass < 2; ++pass) S -= prod(X, tprod(X, S, nt), nt);
-}
-
-static double norm_inf_sym(const Eigen::SparseMatrix<double>& A) {
-  double best = 0.0;
-  for (long j = 0; j < A.outerSize(); ++j) {
-    double s = 0.0;
-    for (Eigen::SparseMatrix<double>::InnerIterator it(A, j); it; ++it) s += std::abs(it.value());
-    best = std::max(best, s);
-  }
-  return best;
 }
 
 // Breadth-first order of the graph of A (Cuthill-McKee without the degree
@@ -177,8 +168,10 @@ static Eigen::SparseMatrix<double> permute_sym(const Eigen::SparseMatrix<double>
 
 }  // namespace lobpcg_detail
 
-static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec, long m,
-                                const lobpcg_options& o) {
+// add_e: empty, or a term E added to A (products only; A alone builds the
+// preconditioner), with |E| <= norm_e for the tolerance's scale.
+static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const lobpcg_term& add_e, double norm_e,
+                                const arma::vec& null_vec, long m, const lobpcg_options& o) {
   const long n = A.rows();
   if (A.cols() != n) throw input_error("LOBPCG: the matrix must be square");
   if (long(null_vec.n_elem) != n) throw input_error("LOBPCG: the null vector has the wrong length");
@@ -192,12 +185,16 @@ static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const arma
   if (!(nu > 0)) throw input_error("LOBPCG: the null vector must be non-zero");
   const arma::vec u = null_vec / nu;
   const int nt = o.n_threads;
-  const double na = lobpcg_detail::norm_inf_sym(A);
+  const double na = detail::sparse_norm_inf(A) + (add_e ? norm_e : 0.0);
   const double tol_abs = o.tol * (na > 0 ? na : 1.0);
   amg_options ao = o.amg;
   ao.n_threads = nt;
   const amg_hierarchy M(A, u, ao);
-  auto times_a = [&](const arma::mat& Z) { return amg_detail::sym_times(A, Z, nt); };
+  auto times_a = [&](const arma::mat& Z) {
+    arma::mat Y = amg_detail::sym_times(A, Z, nt);
+    if (add_e) add_e(Z, Y);
+    return Y;
+  };
 
   // start: a seeded random block, smoothed by two V-cycles (apply() projects out u)
   arma::mat X(n, bs);
@@ -297,12 +294,23 @@ static bool renumber(const Eigen::SparseMatrix<double>& A, const arma::vec& null
 
 // The solve on B = A renumbered by perm (perm[new] = old), vectors mapped
 // back to A's numbering.
+// add_e works in A's numbering: its blocks are mapped back and forth.
 static eigen_result solve_renumbered(const Eigen::SparseMatrix<double>& B, const std::vector<int>& perm,
-                                     const arma::vec& null_vec, long m, const lobpcg_options& o) {
+                                     const lobpcg_term& add_e, double norm_e, const arma::vec& null_vec, long m,
+                                     const lobpcg_options& o) {
   const long n = B.rows();
   arma::vec up(n);
   for (long r = 0; r < n; ++r) up(r) = null_vec(perm[r]);
-  eigen_result res = lobpcg_core(B, up, m, o);
+  lobpcg_term add_b;
+  if (add_e) {
+    add_b = [&](const arma::mat& Z, arma::mat& Y) {
+      arma::mat Zo(n, Z.n_cols), Yo(n, Z.n_cols, arma::fill::zeros);
+      for (long r = 0; r < n; ++r) Zo.row(perm[r]) = Z.row(r);
+      add_e(Zo, Yo);
+      for (long r = 0; r < n; ++r) Y.row(r) += Yo.row(perm[r]);
+    };
+  }
+  eigen_result res = lobpcg_core(B, add_b, norm_e, up, m, o);
   arma::mat V(n, res.vectors.n_cols);
   for (long r = 0; r < n; ++r) V.row(perm[r]) = res.vectors.row(r);
   res.vectors = std::move(V);
@@ -314,15 +322,20 @@ static eigen_result solve_renumbered(const Eigen::SparseMatrix<double>& B, const
 
 eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
                                     long m, const lobpcg_options& o) {
-  if (!lobpcg_detail::renumber(A, null_vec, o)) return lobpcg_core(A, null_vec, m, o);
-  const std::vector<int> perm = lobpcg_detail::bfs_order(A);
-  const Eigen::SparseMatrix<double> B = lobpcg_detail::permute_sym(A, perm, o.n_threads);
-  return lobpcg_detail::solve_renumbered(B, perm, null_vec, m, o);
+  return lobpcg_bottom_deflated(A, lobpcg_term(), 0.0, null_vec, m, o);
+}
+
+eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& S, const lobpcg_term& add_e, double norm_e,
+                                    const arma::vec& null_vec, long m, const lobpcg_options& o) {
+  if (!lobpcg_detail::renumber(S, null_vec, o)) return lobpcg_core(S, add_e, norm_e, null_vec, m, o);
+  const std::vector<int> perm = lobpcg_detail::bfs_order(S);
+  const Eigen::SparseMatrix<double> B = lobpcg_detail::permute_sym(S, perm, o.n_threads);
+  return lobpcg_detail::solve_renumbered(B, perm, add_e, norm_e, null_vec, m, o);
 }
 
 eigen_result lobpcg_bottom_deflated_in_place(Eigen::SparseMatrix<double>& A, const arma::vec& null_vec, long m,
                                              const lobpcg_options& o) {
-  if (!lobpcg_detail::renumber(A, null_vec, o)) return lobpcg_core(A, null_vec, m, o);
+  if (!lobpcg_detail::renumber(A, null_vec, o)) return lobpcg_core(A, lobpcg_term(), 0.0, null_vec, m, o);
   const std::vector<int> perm = lobpcg_detail::bfs_order(A);
   std::vector<int> inv(perm.size());
   for (std::size_t r = 0; r < perm.size(); ++r) inv[perm[r]] = static_cast<int>(r);
@@ -335,7 +348,7 @@ eigen_result lobpcg_bottom_deflated_in_place(Eigen::SparseMatrix<double>& A, con
   renumber_a(perm);
   eigen_result res;
   try {
-    res = lobpcg_detail::solve_renumbered(A, perm, null_vec, m, o);
+    res = lobpcg_detail::solve_renumbered(A, perm, lobpcg_term(), 0.0, null_vec, m, o);
   } catch (...) {
     renumber_a(inv);
     throw;

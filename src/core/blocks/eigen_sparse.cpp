@@ -125,7 +125,7 @@ double sparse_trace(const sp_mat_e& A) {
 }
 
 // Infinity norm (max absolute row sum; equals the 1-norm for symmetric A).
-inline double sparse_norm_inf(const sp_mat_e& A) {
+double sparse_norm_inf(const sp_mat_e& A) {
   Eigen::VectorXd s = Eigen::VectorXd::Zero(A.rows());
   for (Eigen::Index j = 0; j < A.outerSize(); ++j) {
     for (sp_mat_e::InnerIterator it(A, j); it; ++it) s(it.row()) += std::abs(it.value());

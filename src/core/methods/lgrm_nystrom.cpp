@@ -2,6 +2,8 @@
 #include <manifoldOOS/methods/lgrm_nystrom.h>
 
 #include <manifoldOOS/blocks/dense_crossprod.h>
+#include <manifoldOOS/blocks/eigen_lobpcg.h>
+#include <manifoldOOS/blocks/eigen_sparse.h>
 
 #include <atomic>
 #include <exception>
@@ -131,6 +133,7 @@ struct nystrom_problem {
   double gamma, mu;
   const eig_options& o;
   int n_threads;
+  const deflated_choice& route;  // LOBPCG or shift-invert, and the note
 };
 
 // Checks shared by both formulations.
@@ -274,6 +277,40 @@ lgrm_fit_result nystrom_result(const eigen_result& res, int m, double tau, const
   return out;
 }
 
+// The bottom nev non-trivial pairs of M = L_loc + mu (H - F S F') (F
+// centred, so M 1 = 0) by LOBPCG with the constant deflated: no
+// factorisation; the AMG preconditioner is built from L_loc, and the global
+// term enters the products (O(n q) per column). The values and vectors are
+// those the shift-invert path finds for M + tau 11'/n, whose bottom nev pairs
+// are these (tau lies above them).
+eigen_result nystrom_lobpcg(const nystrom_problem& p, const arma::mat& F, const arma::mat& S, long nev) {
+  const long n = p.Lloc.rows();
+  const double mu = p.mu;
+  const lobpcg_term add_global = [&](const arma::mat& Z, arma::mat& Y) {
+    if (mu == 0.0) return;
+    const arma::mat FtZ = lgrm_mult(F, Z, true, false);
+    Y += mu * Z;
+    Y.each_row() -= mu * arma::mean(Z, 0);
+    Y -= mu * lgrm_mult(F, S * FtZ);
+  };
+  lobpcg_options lo;
+  lo.maxit = p.o.maxit;
+  lo.tol = p.o.lobpcg_tol;
+  lo.n_threads = p.n_threads;
+  const arma::vec ones(n, arma::fill::ones);
+  // |H - F S F'| <= 1 (F S F' = F (F'F + gamma I)^{-1} F' lies between 0 and H)
+  eigen_result res = lobpcg_bottom_deflated(p.Lloc, add_global, mu, ones, nev, lo);
+  // exact orthogonality to the constant, and the residual with the whole M
+  res.vectors.each_row() -= arma::mean(res.vectors, 0);
+  res.vectors = arma::normalise(res.vectors);
+  arma::mat R = detail::sparse_times(p.Lloc, res.vectors);
+  add_global(res.vectors, R);
+  R -= res.vectors.each_row() % res.values.t();
+  const double scale = detail::sparse_norm_inf(p.Lloc) + mu;
+  res.residual = arma::max(arma::sqrt(arma::sum(arma::square(R), 0))) / (scale > 0 ? scale : 1.0);
+  return res;
+}
+
 // (A0 + U C U')^{-1} x with A0 = Lloc + (mu + eps) I (sparse LDL'),
 // U = [1/sqrt(n), F], C = diag(tau - mu, -mu S), S = (F'F + gamma I)^{-1}:
 // y = A0^{-1} (x - U s), s = (I + C G)^{-1} C U' A0^{-1} x, G = U' A0^{-1} U.
@@ -372,8 +409,9 @@ lgrm_fit_result lgrm_fit_nystrom_explicit(const nystrom_problem& p, arma::uword&
   const nystrom_terms nt = nystrom_trace_terms(FtF, p.gamma, p.Lloc, p.mu, p.o);
   const arma::mat& S = nt.S;
   const double tau = nt.tau, eps = nt.eps;
-  lgrm_woodbury_op op(p.Lloc, F, S, p.mu, tau, eps, p.n_threads);
   const long nev = p.m + 1;
+  if (p.route.lobpcg) return nystrom_result(nystrom_lobpcg(p, F, S, nev), p.m, tau, F, S, Wm12, phibar, p.Lloc);
+  lgrm_woodbury_op op(p.Lloc, F, S, p.mu, tau, eps, p.n_threads);
   const double sigma = -eps;
   auto apply_M = [&](const arma::mat& V) {
     // (M + tau 11'/n) V
@@ -558,6 +596,7 @@ lgrm_fit_result lgrm_fit_nystrom_reduced(const nystrom_problem& p, arma::uword& 
       nystrom_trace_terms(crossprod_cols(Fq, 0, q, p.n_threads), p.gamma, p.Lloc, p.mu, p.o);
   const arma::mat& S = nt.S;
   const double tau = nt.tau, eps = nt.eps;
+  if (p.route.lobpcg) return nystrom_result(nystrom_lobpcg(p, Fq, S, p.m + 1), p.m, tau, Fq, S, Bq, phibar, p.Lloc);
   // A0 = L_loc + (mu + eps) I = P' L D L' P
   ldlt_t ldlt;
   factor_shifted(p.Lloc, p.mu + eps, ldlt);
@@ -602,8 +641,20 @@ lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& r
                                  int m, double gamma, double mu, const eig_options& o, int n_threads,
                                  arma::uword& rank, bool explicit_features) {
   check_nystrom_args(Lloc.rows(), m, gamma, mu);
-  const nystrom_problem p{Lloc, rows, WZ, m, gamma, mu, o, n_threads};
-  return explicit_features ? lgrm_fit_nystrom_explicit(p, rank) : lgrm_fit_nystrom_reduced(p, rank);
+  // the route: a sparse factorisation of L_loc + (mu + eps) I (shift-invert
+  // with the Woodbury identity) or none (LOBPCG), chosen as for the other
+  // deflated problems (choose_deflated_solver(): by size, and between
+  // fill_min_n and lobpcg_min_n rows by the predicted factorisation of L_loc,
+  // whose pattern the shifted matrix shares); a dense request keeps
+  // shift-invert with its dense fallback
+  deflated_choice route;
+  if (o.method != eig_method::dense) route = choose_deflated_solver(Lloc, o);
+  route.symbolic.reset();  // the factorisation here is Eigen's, not the registered one
+  const nystrom_problem p{Lloc, rows, WZ, m, gamma, mu, o, n_threads, route};
+  lgrm_fit_result out =
+      explicit_features ? lgrm_fit_nystrom_explicit(p, rank) : lgrm_fit_nystrom_reduced(p, rank);
+  out.emb.note = join_notes(route.note, out.emb.note);
+  return out;
 }
 
 }  // namespace manifoldOOS

@@ -27,6 +27,8 @@
 #include <armadillo>
 #include <Eigen/Sparse>
 
+#include <functional>
+
 #include <manifoldOOS/blocks/amg.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 
@@ -49,6 +51,19 @@ struct lobpcg_options {
 // iterations; n_ops: the preconditioned vectors.
 eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& A, const arma::vec& null_vec,
                                     long m, const lobpcg_options& o = lobpcg_options());
+
+// A term added to the sparse matrix, known by its products: Y += E Z for an
+// n x p block Z (E symmetric PSD with E u = 0; Z and Y in the sparse
+// matrix's numbering).
+using lobpcg_term = std::function<void(const arma::mat& Z, arma::mat& Y)>;
+
+// The bottom m eigenpairs of S + E on the complement of null_vec, where the
+// AMG preconditioner is built from the sparse S alone (S u ~ 0) and E enters
+// the products (a low-rank or cheap dense term, e.g. LGRM's global
+// regression term); norm_e >= |E| sets the tolerance's scale with |S|_inf.
+// With an empty add_e this is the call above.
+eigen_result lobpcg_bottom_deflated(const Eigen::SparseMatrix<double>& S, const lobpcg_term& add_e, double norm_e,
+                                    const arma::vec& null_vec, long m, const lobpcg_options& o = lobpcg_options());
 
 // The same, with A itself renumbered while the solve runs and restored
 // (bitwise) before return, also when it throws: one copy of a large matrix

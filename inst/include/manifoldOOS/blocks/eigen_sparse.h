@@ -188,6 +188,8 @@ class op_poller {
 double sparse_trace(const sp_mat_e& A);
 // A V for sparse A and dense V (no copy of V: columns mapped).
 arma::mat sparse_times(const sp_mat_e& A, const arma::mat& V);
+// Infinity norm: the largest absolute row sum (the 1-norm of a symmetric A).
+double sparse_norm_inf(const sp_mat_e& A);
 // Positive scale trace/n of a PSD matrix (1 when the trace is 0); throws on a
 // negative trace.
 double shift_scale(double trace, long n);
