@@ -106,7 +106,7 @@
 #' Both solve the same eigenproblem to a residual bound; `fit$solver$method`
 #' and `fit$solver$note` say which ran. Measured on 50,000 points of a
 #' Swiss roll in 50 noisy dimensions (200 landmarks, `k = 15`), the fit
-#' takes 10 s with LOBPCG and 153 s with shift-invert.
+#' takes about 15 s with LOBPCG and 150 s with shift-invert.
 #'
 #' **Scale of `gamma`.** `gamma` is absolute. For an embedding normalised to
 #' \eqn{Y^\top Y = I}, the ridge part of the local cost stays of order

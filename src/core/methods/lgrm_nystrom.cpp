@@ -308,6 +308,10 @@ eigen_result nystrom_lobpcg(const nystrom_problem& p, const arma::mat& F, const 
   R -= res.vectors.each_row() % res.values.t();
   const double scale = detail::sparse_norm_inf(p.Lloc) + mu;
   res.residual = arma::max(arma::sqrt(arma::sum(arma::square(R), 0))) / (scale > 0 ? scale : 1.0);
+  if (!(res.residual <= 1e-6)) {
+    throw convergence_error("the LOBPCG eigen-solve of the LGRM Nystrom path returned eigenpairs with relative "
+                            "residual " + std::to_string(res.residual) + " (above 1e-6); use eigen_solver = \"iterative\"");
+  }
   return res;
 }
 
