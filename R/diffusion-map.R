@@ -305,6 +305,7 @@ predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ..
   two_s2 <- 2 * object$sigma^2
   y <- matrix(0, m, length(lambda))
   far <- logical(m)
+  n1 <- NULL  # the nearest training row of every new row, for `snap`
   if (object$kernel == "dense") {
     block <- max(1L, floor(4e6 / n))
     for (start in seq(1L, m, by = block)) {
@@ -326,11 +327,14 @@ predict_native.manifold_diffusion <- function(object, x, method, snap = TRUE, ..
       y[, l] <- rowSums(W * matrix(object$psi[nb$idx, l], m, kk))
     }
     far <- dmin / two_s2 > 700
+    # the kernel's search gives the nearest row too (its first column), as
+    # in the Laplacian eigenmaps rule: no second search
+    n1 <- list(idx = nb$idx[, 1L, drop = FALSE], dist = nb$dist[, 1L, drop = FALSE])
   }
   y <- y * rep(scale, each = m)
   snapped <- rep(FALSE, m)
   if (snap) {
-    n1 <- fit_knn(object, Xt, 1L, query = x, n_threads = threads)
+    if (is.null(n1)) n1 <- fit_knn(object, Xt, 1L, query = x, n_threads = threads)
     snapped <- n1$dist[, 1L] == 0
     if (any(snapped)) {
       y[snapped, ] <- unname(object$embedding)[n1$idx[snapped, 1L], , drop = FALSE]

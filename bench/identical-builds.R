@@ -2,9 +2,12 @@
 # six cases (a query search, self-searches, duplicated rows, integer ties,
 # k = n - 1, brute force in 3-D) and PLML's labels and embedding on four
 # fits of 2 x 10^4 points (the second roll generator of plml_seeding.R:
-# seed 1 k = 12 and 13, seed 3 k = 9, seed 2 k = 10). Written for changes
-# meant to leave results unchanged (the kNN candidate heap, PLML's
-# feasibility check). Run from the package root:
+# seed 1 k = 12 and 13, seed 3 k = 9, seed 2 k = 10), and the diffusion
+# map's predict() of 2,050 new rows (50 of them copies of training rows,
+# which snap) for fits of 10^4 rows with the exact and the HNSW search.
+# Written for changes meant to leave results unchanged (the kNN candidate
+# heap, PLML's feasibility check, the diffusion map's single search in
+# predict()). Run from the package root:
 #   SAME_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/identical-builds.R
 source("bench/common.R")
 libs <- strsplit(Sys.getenv("SAME_LIBS"), ",", fixed = TRUE)[[1]]
@@ -26,6 +29,12 @@ if (length(libs) != 2L) {
   for (cs in list(c(1, 12), c(1, 13), c(3, 9), c(2, 10))) {
     f <- plml(other_roll(20000, cs[1]), k = cs[2], seed = 1)
     res[[sprintf("plml_seed%d_k%d", cs[1], cs[2])]] <- list(y = embedding(f), labels = f$labels)
+  }
+  xq <- rbind(xn[1:2000, ], x[1:50, ])
+  for (km in c("exact", "hnsw")) {
+    f <- diffusion_map(x[1:10000, ], 2, k = 15, knn_method = km)
+    p <- predict(f, xq)
+    res[[paste0("dm_predict_", km)]] <- list(y = unclass(p), snapped = attr(p, "snapped"))
   }
   saveRDS(res, "OUTFILE")
   cat(proc.time()[["elapsed"]] - t0, "\\n")'
