@@ -45,6 +45,10 @@
     .Call(`_manifoldOOS_mo_cholmod_analyses_r`)
 }
 
+.mo_cholmod_kept <- function() {
+    .Call(`_manifoldOOS_mo_cholmod_kept_r`)
+}
+
 .mo_geigs_sparse <- function(A, B, which, m, opts) {
     .Call(`_manifoldOOS_mo_geigs_sparse`, A, B, which, m, opts)
 }

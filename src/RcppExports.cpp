@@ -145,6 +145,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_cholmod_kept_r
+double mo_cholmod_kept_r();
+RcppExport SEXP _manifoldOOS_mo_cholmod_kept_r() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(mo_cholmod_kept_r());
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_geigs_sparse
 Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A, const Eigen::Map<Eigen::SparseMatrix<double>> B, std::string which, int m, Rcpp::List opts);
 RcppExport SEXP _manifoldOOS_mo_geigs_sparse(SEXP ASEXP, SEXP BSEXP, SEXP whichSEXP, SEXP mSEXP, SEXP optsSEXP) {
@@ -1668,6 +1678,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_eigs_bottom_deflated", (DL_FUNC) &_manifoldOOS_mo_eigs_bottom_deflated, 4},
     {"_manifoldOOS_mo_predicted_fill", (DL_FUNC) &_manifoldOOS_mo_predicted_fill, 1},
     {"_manifoldOOS_mo_cholmod_analyses_r", (DL_FUNC) &_manifoldOOS_mo_cholmod_analyses_r, 0},
+    {"_manifoldOOS_mo_cholmod_kept_r", (DL_FUNC) &_manifoldOOS_mo_cholmod_kept_r, 0},
     {"_manifoldOOS_mo_geigs_sparse", (DL_FUNC) &_manifoldOOS_mo_geigs_sparse, 5},
     {"_manifoldOOS_mo_eigs_dense_auto", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_auto, 5},
     {"_manifoldOOS_mo_eigs_dense_top_matfree", (DL_FUNC) &_manifoldOOS_mo_eigs_dense_top_matfree, 4},

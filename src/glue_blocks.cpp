@@ -220,6 +220,13 @@ long mo_cholmod_analyses();  // glue_cholmod.cpp
 // [[Rcpp::export(.mo_cholmod_analyses)]]
 double mo_cholmod_analyses_r() { return static_cast<double>(mo_cholmod_analyses()); }
 
+long mo_cholmod_kept();  // glue_cholmod.cpp
+
+// Of those, the analyses handed back with a copy of the pattern for a later
+// factorisation (for tests).
+// [[Rcpp::export(.mo_cholmod_kept)]]
+double mo_cholmod_kept_r() { return static_cast<double>(mo_cholmod_kept()); }
+
 // Sparse generalised A v = lambda B v (both dgCMatrix, B SPD).
 // [[Rcpp::export(.mo_geigs_sparse)]]
 Rcpp::List mo_geigs_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> A,

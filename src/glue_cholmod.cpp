@@ -30,6 +30,9 @@ namespace {
 
 // symbolic analyses run so far (read by the tests through .mo_cholmod_analyses())
 std::atomic<long> g_analyses{0};
+// of which handed back to the caller with a copy of the pattern, for a
+// factorisation (read through .mo_cholmod_kept())
+std::atomic<long> g_kept{0};
 
 // CHOLMOD reports through Common->status; Matrix's default handler would
 // raise an R error (a longjmp through C++ frames), so it is replaced.
@@ -218,6 +221,7 @@ bool cholmod_fill_estimate(const Eigen::SparseMatrix<double>& M, double* lnz, do
     if (keep != nullptr && M.isCompressed()) {
       *keep = std::make_shared<cholmod_symbolic>(M, L);
       L = nullptr;
+      ++g_kept;
     }
   }
   if (L != nullptr) M_cholmod_free_factor(&L, &c);
@@ -236,3 +240,4 @@ const register_cholmod registration;
 }  // namespace
 
 long mo_cholmod_analyses() { return g_analyses.load(); }
+long mo_cholmod_kept() { return g_kept.load(); }

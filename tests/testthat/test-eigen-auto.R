@@ -61,8 +61,10 @@ test_that("the analysis behind a shift-invert choice is not repeated by the fact
   X <- swiss_roll(3000, seed = 9)$x
   runs <- function(...) {
     before <- manifoldOOS:::.mo_cholmod_analyses()
+    kept <- manifoldOOS:::.mo_cholmod_kept()
     fit <- laplacian_eigenmaps(X, 2, k = 10, ...)
-    list(fit = fit, analyses = manifoldOOS:::.mo_cholmod_analyses() - before)
+    list(fit = fit, analyses = manifoldOOS:::.mo_cholmod_analyses() - before,
+         kept = manifoldOOS:::.mo_cholmod_kept() - kept)
   }
   # no prediction (below fill_min_n): one analysis, inside the factorisation
   withr::local_options(manifoldOOS.fill_min_n = 2e4, manifoldOOS.lobpcg_min_n = 1e6)
@@ -74,6 +76,7 @@ test_that("the analysis behind a shift-invert choice is not repeated by the fact
   reused <- runs()
   expect_match(reused$fit$solver$note, ": shift-invert")
   expect_identical(reused$analyses, 1)
+  expect_identical(reused$kept, 1)
   expect_identical(reused$fit$embedding, plain$fit$embedding)
   # LTSA's alignment solve as well
   before <- manifoldOOS:::.mo_cholmod_analyses()
@@ -85,6 +88,8 @@ test_that("the analysis behind a shift-invert choice is not repeated by the fact
   lo <- runs()
   expect_match(lo$fit$solver$note, ": LOBPCG")
   expect_identical(lo$analyses, 1)
+  # (the analysis was handed back with its pattern, then dropped unused)
+  expect_identical(lo$kept, 1)
 })
 
 test_that("ltsa() records the automatic choice as well", {

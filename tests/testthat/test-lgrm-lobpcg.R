@@ -46,9 +46,15 @@ test_that("auto takes LOBPCG on the Nystrom path by the predicted factorisation,
   X <- swiss_roll(3000, seed = 24)$x
   withr::local_options(manifoldOOS.fill_min_n = 1000L, manifoldOOS.lobpcg_min_n = 1e6,
                        manifoldOOS.lgrm_lobpcg_flops_per_nnz = 1e12)
+  analyses <- manifoldOOS:::.mo_cholmod_analyses()
+  kept <- manifoldOOS:::.mo_cholmod_kept()
   si <- lgrm(X, 2, k = 10, landmarks = 200, seed = 6)
   expect_identical(si$solver$method, "spectra_shift_invert_woodbury")
   expect_match(si$solver$note, "automatic choice: .*: shift-invert")
+  # the prediction's analysis is not kept: the Woodbury path factorises with
+  # Eigen, not with CHOLMOD
+  expect_identical(manifoldOOS:::.mo_cholmod_analyses() - analyses, 1)
+  expect_identical(manifoldOOS:::.mo_cholmod_kept() - kept, 0)
   # LGRM's threshold, not Laplacian eigenmaps'
   withr::local_options(manifoldOOS.lobpcg_flops_per_nnz = 1)
   expect_identical(lgrm(X, 2, k = 10, landmarks = 200, seed = 6)$solver$method, "spectra_shift_invert_woodbury")

@@ -948,7 +948,7 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
 
 }  // namespace detail
 
-deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o) {
+deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o, bool keep_analysis) {
   deflated_choice c;
   if (o.deflated != deflated_solver::automatic) {
     c.lobpcg = o.deflated == deflated_solver::lobpcg;
@@ -963,7 +963,7 @@ deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o) 
   double lnz = 0.0, fl = 0.0;
   const spd_fill_estimator est = spd_fill_estimator_fn();
   std::shared_ptr<spd_symbolic> analysis;
-  if (est == nullptr || !est(A, &lnz, &fl, &analysis)) return c;
+  if (est == nullptr || !est(A, &lnz, &fl, keep_analysis ? &analysis : nullptr)) return c;
   const double nnz = static_cast<double>(A.nonZeros());
   const double ratio = fl / nnz;
   const double bytes = o.factor_bytes_per_nnz * lnz;

@@ -652,8 +652,8 @@ lgrm_fit_result lgrm_fit_nystrom(const sp_mat_e& Lloc, const lgrm_kernel_rows& r
   // whose pattern the shifted matrix shares); a dense request keeps
   // shift-invert with its dense fallback
   deflated_choice route;
-  if (o.method != eig_method::dense) route = choose_deflated_solver(Lloc, o);
-  route.symbolic.reset();  // the factorisation here is Eigen's, not the registered one
+  // (the factorisation here is Eigen's, not the registered one: no analysis kept)
+  if (o.method != eig_method::dense) route = choose_deflated_solver(Lloc, o, false);
   const nystrom_problem p{Lloc, rows, WZ, m, gamma, mu, o, n_threads, route};
   lgrm_fit_result out =
       explicit_features ? lgrm_fit_nystrom_explicit(p, rank) : lgrm_fit_nystrom_reduced(p, rank);

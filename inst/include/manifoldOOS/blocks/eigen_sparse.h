@@ -103,7 +103,9 @@ struct eig_options {
 // the data behind a kNN graph: a factorisation that is cheap for a
 // low-dimensional manifold costs far more than LOBPCG for noisy
 // high-dimensional data), else shift-invert. `note` says what was predicted
-// and chosen.
+// and chosen. keep_analysis: hand the analysis behind a shift-invert choice
+// back (`symbolic`) for the registered factorisation; false when the caller
+// factorises by other means (it then holds no copy of the pattern).
 struct deflated_choice {
   bool lobpcg = false;
   std::string note;
@@ -111,7 +113,7 @@ struct deflated_choice {
   // an spd_symbolic_scope on it around the solve)
   std::shared_ptr<spd_symbolic> symbolic;
 };
-deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o);
+deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o, bool keep_analysis = true);
 
 // One eigenproblem. Matrices are not owned and must outlive the call.
 struct sym_problem {
