@@ -1,13 +1,15 @@
 # Two builds of the package give the same answers: the exact kNN lists on
-# six cases (a query search, self-searches, duplicated rows, integer ties,
-# k = n - 1, brute force in 3-D) and PLML's labels and embedding on four
+# nine cases (a query search, self-searches, duplicated rows, integer ties,
+# k = n - 1, brute force in 3-D, and the kd-tree in 3-D: a self-search, a
+# query search of 64 neighbours, integer ties) and PLML's labels and embedding on four
 # fits of 2 x 10^4 points (the second roll generator of plml_seeding.R:
 # seed 1 k = 12 and 13, seed 3 k = 9, seed 2 k = 10), and the diffusion
 # map's predict() of 2,050 new rows (50 of them copies of training rows,
 # which snap) for fits of 10^4 rows with the exact and the HNSW search.
 # Written for changes meant to leave results unchanged (the kNN candidate
 # heap, PLML's feasibility check, the diffusion map's single search in
-# predict()). Run from the package root:
+# predict(), the kd-tree's candidate heap, the layout of PLML's assignment
+# solve). Run from the package root:
 #   SAME_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/identical-builds.R
 source("bench/common.R")
 libs <- strsplit(Sys.getenv("SAME_LIBS"), ",", fixed = TRUE)[[1]]
@@ -25,7 +27,10 @@ if (length(libs) != 2L) {
   t0 <- proc.time()[["elapsed"]]
   res <- list(knn_query = knn(x, 151L, query = xn), knn_self = knn(x[1:5000, ], 15L), knn_dup = knn(xd, 30L),
               knn_ties = knn(xi, 40L), knn_all = knn(xi[1:300, ], 299L),
-              knn_brute = knn(x[1:3000, 1:3], 20L, algorithm = "brute"))
+              knn_brute = knn(x[1:3000, 1:3], 20L, algorithm = "brute"),
+              knn_kd_self = knn(x[, 1:3], 20L, algorithm = "kdtree"),
+              knn_kd_query = knn(x[1:2222, 1:3], 64L, query = x[, 1:3], algorithm = "kdtree"),
+              knn_kd_ties = knn(xi[, 1:3], 25L, algorithm = "kdtree"))
   for (cs in list(c(1, 12), c(1, 13), c(3, 9), c(2, 10))) {
     f <- plml(other_roll(20000, cs[1]), k = cs[2], seed = 1)
     res[[sprintf("plml_seed%d_k%d", cs[1], cs[2])]] <- list(y = embedding(f), labels = f$labels)

@@ -50,6 +50,10 @@ struct nb {
 inline bool nb_less(const nb& a, const nb& b) {
   return a.d < b.d || (a.d == b.d && a.i < b.i);
 }
+// the same order as a function object, which the heap algorithms inline
+struct nb_order {
+  bool operator()(const nb& a, const nb& b) const { return nb_less(a, b); }
+};
 
 // Max-heap (by nb_less) holding the best k candidates seen so far.
 struct nb_heap {
@@ -63,7 +67,7 @@ struct nb_heap {
   void offer(double d2, int j) {
     if (size < k) {
       a[size++] = nb{std::sqrt(d2), d2, j};
-      std::push_heap(a, a + size, nb_less);
+      std::push_heap(a, a + size, nb_order());
       return;
     }
     const nb& t = a[0];
@@ -71,11 +75,23 @@ struct nb_heap {
     // index the candidate cannot come before the current worst.
     if (d2 >= t.d2 && j > t.i) return;
     const double d = std::sqrt(d2);
-    if (d < t.d || (d == t.d && j < t.i)) {
-      std::pop_heap(a, a + size, nb_less);
-      a[size - 1] = nb{d, d2, j};
-      std::push_heap(a, a + size, nb_less);
+    if (d < t.d || (d == t.d && j < t.i)) replace_top(nb{d, d2, j});
+  }
+
+  // The worst candidate gives way to v (which comes before it): one sift-
+  // down instead of a pop and a push. The order is total (distinct
+  // indices), so the k kept are the same whatever the heap's layout.
+  void replace_top(const nb& v) {
+    int i = 0;
+    for (;;) {
+      const int l = 2 * i + 1;
+      if (l >= size) break;
+      const int m = (l + 1 < size && nb_less(a[l], a[l + 1])) ? l + 1 : l;
+      if (!nb_less(v, a[m])) break;
+      a[i] = a[m];
+      i = m;
     }
+    a[i] = v;
   }
 
   // Can a region whose points all have canonical squared distance >= box2
@@ -324,7 +340,7 @@ void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, 
         h.a = buf.data();
         h.k = k;
         tree.knn(q, self_i, h);
-        std::sort_heap(buf.data(), buf.data() + h.size, nb_less);
+        std::sort_heap(buf.data(), buf.data() + h.size, nb_order());
         for (int r = 0; r < k; ++r) {
           idx_out[row + static_cast<size_t>(r) * m] = buf[r].i;
           dist_out[row + static_cast<size_t>(r) * m] = buf[r].d;
@@ -338,7 +354,7 @@ void kdtree_radius(const double* X, size_t n, size_t p, const double* Q, size_t 
                       [&](const kd_tree& tree, const double* q, int self_i, size_t row, int&) {
                         std::vector<nb>& out = rows[row];
                         tree.radius(q, self_i, thr2, out);
-                        std::sort(out.begin(), out.end(), nb_less);
+                        std::sort(out.begin(), out.end(), nb_order());
                       });
 }
 
@@ -699,7 +715,7 @@ void brute_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, i
       const double d2 = canonical_sqdist(q, &D.xt[static_cast<size_t>(j) * p], p);
       cand.push_back(nb{std::sqrt(d2), d2, j});
     }
-    std::sort(cand.begin(), cand.end(), nb_less);
+    std::sort(cand.begin(), cand.end(), nb_order());
     if (c < n_avail) {
       // A point outside the candidate set can belong to the list only if its
       // approximate d2 is within the error bound of the k-th canonical d2
@@ -724,7 +740,7 @@ void brute_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, i
             cand.push_back(nb{std::sqrt(d2), d2, static_cast<int>(j)});
           }
         }
-        if (cand.size() > before) std::sort(cand.begin(), cand.end(), nb_less);
+        if (cand.size() > before) std::sort(cand.begin(), cand.end(), nb_order());
       }
     }
     for (size_t t = 0; t < kk; ++t) {
@@ -756,7 +772,7 @@ void brute_radius(const double* X, size_t n, size_t p, const double* Q, size_t m
           }
         }
       },
-      [&](size_t i, size_t, brute_scratch&) { std::sort(rows[i].begin(), rows[i].end(), nb_less); });
+      [&](size_t i, size_t, brute_scratch&) { std::sort(rows[i].begin(), rows[i].end(), nb_order()); });
 }
 
 bool use_kdtree(knn_algorithm algo, size_t n, size_t p) {

@@ -84,6 +84,10 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
                        std::vector<int>& cl, std::vector<double>& price, ssp_stats* stats,
                        const std::vector<int>* prefer = nullptr) {
   const int n = cand.n_rows, L = cand.n_cols;
+  // the candidates and costs of a point, contiguous (the solve reads them a
+  // point at a time; the columns of cand and cost are n apart)
+  const arma::Mat<int> candT = cand.t();
+  const arma::mat costT = cost.t();
   std::vector<int> slot(n, 0), count(c, 0), pos(n);
   std::vector<std::vector<int>> mem(c);
   // Potentials P (index c = S, kept at 0 until the shortest-path phases).
@@ -103,28 +107,30 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
   for (int round = 0;; ++round) {
     std::fill(count.begin(), count.end(), 0);
     for (int i = 0; i < n; ++i) {
+      const int* ci = candT.colptr(i);
+      const double* wi = costT.colptr(i);
       int best = 0;
-      double bv = cost(i, 0) - P[cand(i, 0)];
+      double bv = wi[0] - P[ci[0]];
       for (int j = 1; j < L; ++j) {
-        const double v = cost(i, j) - P[cand(i, j)];
+        const double v = wi[j] - P[ci[j]];
         if (v < bv) {
           bv = v;
           best = j;
         }
       }
-      if (warm && cand(i, best) != (*prefer)[i]) {
+      if (warm && ci[best] != (*prefer)[i]) {
         for (int j = 0; j < L; ++j) {
-          const int l = cand(i, j);
+          const int l = ci[j];
           if (l != (*prefer)[i]) continue;
-          const double v = cost(i, j) - P[l];
-          const double tol = 1e-12 * (std::abs(cost(i, j)) + std::abs(P[l]) + std::abs(cost(i, best)) +
-                                      std::abs(P[cand(i, best)]));
+          const double v = wi[j] - P[l];
+          const double tol = 1e-12 * (std::abs(wi[j]) + std::abs(P[l]) + std::abs(wi[best]) +
+                                      std::abs(P[ci[best]]));
           if (v <= bv + tol) best = j;
           break;
         }
       }
       slot[i] = best;
-      cl[i] = cand(i, best);
+      cl[i] = ci[best];
       ++count[cl[i]];
     }
     bool changed = false;
@@ -147,11 +153,13 @@ inline bool ssp_assign(const arma::Mat<int>& cand, const arma::mat& cost, int c,
     std::vector<ssp_arc>& o = out[a];
     o.clear();
     for (int x : mem[a]) {
-      const double cx = cost(x, slot[x]);
+      const int* cx_cand = candT.colptr(x);
+      const double* cx_cost = costT.colptr(x);
+      const double cx = cx_cost[slot[x]];
       for (int j = 0; j < L; ++j) {
-        const int b = cand(x, j);
+        const int b = cx_cand[j];
         if (b == a) continue;
-        const double w = cost(x, j) - cx;
+        const double w = cx_cost[j] - cx;
         const int at = where[b];
         if (at < 0) {
           where[b] = o.size();
