@@ -41,6 +41,10 @@
     .Call(`_manifoldOOS_mo_predicted_fill`, A)
 }
 
+.mo_choose_deflated <- function(A, opts) {
+    .Call(`_manifoldOOS_mo_choose_deflated`, A, opts)
+}
+
 .mo_cholmod_analyses <- function() {
     .Call(`_manifoldOOS_mo_cholmod_analyses_r`)
 }

@@ -24,7 +24,8 @@ eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense
                      ncv = 0L, ridge = NULL, deflated = "auto",
                      lobpcg_min_n = getOption("manifoldOOS.lobpcg_min_n", 100000L), lobpcg_tol = 1e-9,
                      fill_min_n = getOption("manifoldOOS.fill_min_n", 20000L),
-                     lobpcg_flops_per_nnz = getOption("manifoldOOS.lobpcg_flops_per_nnz", 1e4)) {
+                     lobpcg_flops_per_nnz = getOption("manifoldOOS.lobpcg_flops_per_nnz", 1e4),
+                     fill_screen_n = getOption("manifoldOOS.fill_screen_n", 20000L)) {
   list(
     method = check_choice(method, c("auto", "dense", "iterative"), "method"),
     dense_max_n = check_number(dense_max_n, "dense_max_n", lower = 0, integer = TRUE),
@@ -40,6 +41,7 @@ eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense
     lobpcg_tol = check_number(lobpcg_tol, "lobpcg_tol", lower = 0, upper = 1, lower_open = TRUE),
     fill_min_n = check_number(fill_min_n, "fill_min_n", lower = 0, integer = TRUE),
     lobpcg_flops_per_nnz = check_number(lobpcg_flops_per_nnz, "lobpcg_flops_per_nnz", lower = 0),
+    screen_n = check_number(fill_screen_n, "fill_screen_n", lower = 0, integer = TRUE),
     # the memory a sparse factor may take (0: unknown): the automatic choice
     # takes LOBPCG rather than a factorisation predicted not to fit
     factor_memory = { a <- available_memory(); if (is.na(a)) 0 else a / 2 }
@@ -50,9 +52,9 @@ eig_opts <- function(method = "auto", dense_max_n = getOption("manifoldOOS.dense
 # vector `null_vec`, deflated (eigen_deflate.h). `deflated` picks the solver:
 # "shift_invert" (sparse factorisation), "lobpcg" (LOBPCG preconditioned by
 # smoothed-aggregation AMG) or "auto" (shift-invert below `fill_min_n`
-# rows, LOBPCG from `lobpcg_min_n` on, in between by the predicted cost and
-# size of the sparse factorisation; see choose_deflated_solver() in
-# eigen_sparse.h).
+# rows, above by the predicted cost and size of the sparse factorisation,
+# from `lobpcg_min_n` rows on after a screen on two patches of up to
+# `fill_screen_n` rows; see choose_deflated_solver() in eigen_sparse.h).
 #' @noRd
 eigs_bottom_deflated <- function(A, null_vec, m, deflated = "auto", ...) {
   A <- as_sym_sparse(A, "A")

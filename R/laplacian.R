@@ -33,14 +33,21 @@
 #' of high-dimensional, noisy data with many points; LOBPCG needs only
 #' products with the Laplacian and multigrid cycles, whose cost grows
 #' linearly with the number of edges. The automatic choice takes
-#' shift-invert below `getOption("manifoldOOS.fill_min_n", 2e4)` points and
-#' LOBPCG from `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points on; in
-#' between, a symbolic analysis of the factorisation (CHOLMOD's fill-reducing
+#' shift-invert below `getOption("manifoldOOS.fill_min_n", 2e4)` points;
+#' above, a symbolic analysis of the factorisation (CHOLMOD's fill-reducing
 #' ordering, no numerical work) predicts its cost, and LOBPCG is taken when
 #' the factorisation would need more than
 #' `getOption("manifoldOOS.lobpcg_flops_per_nnz", 1e4)` floating-point
 #' operations per nonzero of the Laplacian or its factor would take more than
-#' half the memory available. `eigen_solver` forces a path: `"dense"`,
+#' half the memory available. From `getOption("manifoldOOS.lobpcg_min_n",
+#' 1e5)` points on, where that analysis would itself cost a fair share of a
+#' LOBPCG solve, two patches of the graph are analysed first (the first
+#' 10,000 and 20,000 points reached by a breadth-first search; option
+#' `manifoldOOS.fill_screen_n`): their cost per nonzero, extrapolated to the
+#' whole graph by its growth from the smaller patch to the larger, must lie
+#' within twice the threshold for the whole graph to be analysed; otherwise
+#' LOBPCG is taken at once (`manifoldOOS.fill_screen_n = 0`: always, as
+#' before this screen). `eigen_solver` forces a path: `"dense"`,
 #' `"sparse"` (shift-invert) or `"lobpcg"`. The path taken is recorded in
 #' `fit$solver$method`, and what the analysis predicted in
 #' `fit$solver$note` (shown by `summary()`). Both iterative solvers return

@@ -97,9 +97,10 @@
 #' by an algebraic multigrid V-cycle built from \eqn{L_{loc}}; the global
 #' term enters only through products (\eqn{O(nq)} per vector), so no
 #' factorisation is made. `"auto"` chooses between the two as
-#' [laplacian_eigenmaps()] does: shift-invert below 20,000 rows, LOBPCG from
-#' 100,000, in between by the predicted cost of factorising \eqn{L_{loc}}
-#' (a symbolic analysis): LOBPCG above 1,500 flops per nonzero of
+#' [laplacian_eigenmaps()] does: shift-invert below 20,000 rows, above by
+#' the predicted cost of factorising \eqn{L_{loc}} (a symbolic analysis,
+#' from 100,000 rows on after a screen on two patches of the graph): LOBPCG
+#' above 1,500 flops per nonzero of
 #' \eqn{L_{loc}} (option `manifoldOOS.lgrm_lobpcg_flops_per_nnz`), a lower
 #' threshold than Laplacian eigenmaps' because the Woodbury identity adds
 #' \eqn{q + 1} solves with the factor. `"iterative"` keeps shift-invert.
@@ -412,7 +413,6 @@ lgrm_nystrom_explicit <- function() {
 
 lgrm_eig_opts <- function(eigen_solver) {
   # "iterative": shift-invert always; "auto": the automatic choice of the
-  # deflated problems (used by the Nystrom path only)
   # deflated problems (used by the Nystrom path only), with LGRM's own
   # threshold: the Woodbury identity adds q + 1 solves with the factor to
   # shift-invert, so LOBPCG wins from a lower predicted cost than in LE

@@ -38,13 +38,13 @@
 #' @param eigen_solver `"auto"` (default), `"dense"`, `"sparse"` or
 #'   `"lobpcg"`. `"auto"`: dense LAPACK for small problems, shift-invert
 #'   Lanczos on the sparse alignment matrix above, and from
-#'   `getOption("manifoldOOS.lobpcg_min_n", 1e5)` points on LOBPCG (Knyazev
+#'   `getOption("manifoldOOS.fill_min_n", 2e4)` points on LOBPCG (Knyazev
 #'   2001) preconditioned by smoothed-aggregation algebraic multigrid, with
-#'   the constant vector deflated: it needs no sparse factorisation of a
-#'   matrix with about \eqn{k^2} entries per row. From
-#'   `getOption("manifoldOOS.fill_min_n", 2e4)` points on, LOBPCG is also
-#'   taken when a symbolic analysis predicts an expensive factorisation (as
-#'   in [laplacian_eigenmaps()]). `"sparse"` is always shift-invert,
+#'   the constant vector deflated, when a symbolic analysis predicts an
+#'   expensive factorisation of the alignment matrix (about \eqn{k^2}
+#'   entries per row); from `getOption("manifoldOOS.lobpcg_min_n", 1e5)`
+#'   points on after a screen on two patches of it (as in
+#'   [laplacian_eigenmaps()]). `"sparse"` is always shift-invert,
 #'   `"lobpcg"` always LOBPCG. The path taken is recorded in
 #'   `fit$solver$method`, the prediction in `fit$solver$note`.
 #' @param pca `NULL` (default) or the number of principal components to fit

@@ -9,7 +9,7 @@
 #   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse;
 #                  "diffusion" (diffusion_map(), default kNN kernel) and
 #                  "diffusion_k" (its kernel on k neighbours) add those fits;
-#                  "ltsa" and "ltsa_sparse": ltsa() with eigen_solver "lobpcg" / "sparse";
+#                  "ltsa", "ltsa_sparse" and "ltsa_auto": ltsa() with eigen_solver "lobpcg" / "sparse" / "auto";
 #                  "lgrm", "lgrm_iterative" and "lgrm_lobpcg": lgrm() with 200
 #                  landmarks, gamma = "scaled" and eigen_solver "auto" /
 #                  "iterative" (shift-invert, Woodbury) / "lobpcg"
@@ -22,7 +22,9 @@
 #                  deflated eigen-solve alone (shift-invert against LOBPCG) on
 #                  the symmetric Laplacian of 3-D and 50-D rolls (ATLAS_CAL_N,
 #                  default "2e4,1e5"; ATLAS_CAL_DIMS, default "3,50"), in this
-#                  process, for the automatic choice
+#                  process, for the automatic choice, with the predicted fill
+#                  of the whole matrix and of the screen on two patches
+#                  (ATLAS_CAL_SOLVE=0: the predictions only, no solves)
 # Every run is a child process under /usr/bin/time -v (bench_child() of
 # common.R): seconds, peak RSS, and |Spearman| of the first coordinate with
 # the roll parameter t. The knn() row times the HNSW search alone.
@@ -63,7 +65,24 @@ if ("calibrate" %in% parts) {
     t_fill <- proc.time()[["elapsed"]] - t0
     cat(sprintf("  n = %g, %d-D: predicted factor %.3g nonzeros, %.3g flops per nonzero of L (analysis %.2f s)\n",
                 n, dim, fill[["lnz"]], fill[["flops"]] / length(L@x), t_fill))
-    for (solver in c("shift_invert", "lobpcg")) {
+    # the screen of the automatic choice from lobpcg_min_n rows on: two
+    # breadth-first patches (fill_screen_n / 2 and fill_screen_n rows)
+    # analysed, their flops per nonzero extrapolated to n rows (the
+    # threshold 0 stops it there, without the analysis of the whole matrix)
+    t0 <- proc.time()[["elapsed"]]
+    scr <- manifoldOOS:::.mo_choose_deflated(L, manifoldOOS:::eig_opts(lobpcg_min_n = 0L, lobpcg_flops_per_nnz = 0))
+    t_screen <- proc.time()[["elapsed"]] - t0
+    screen_pred <- suppressWarnings(as.numeric(sub(".*, about ([0-9.e+]+) at .*", "\\1", scr$note)))
+    cat(sprintf("  n = %g, %d-D: the screen predicts %.3g flops per nonzero (%.2f s)\n", n, dim, screen_pred, t_screen))
+    for (solver in if (Sys.getenv("ATLAS_CAL_SOLVE", "1") == "1") c("shift_invert", "lobpcg") else "none") {
+      if (solver == "none") {
+        cal[[length(cal) + 1L]] <- data.frame(n = n, dim = dim, nnz = length(L@x), lnz = signif(fill[["lnz"]], 3),
+                                              flops_per_nnz = signif(fill[["flops"]] / length(L@x), 3),
+                                              analysis_s = round(t_fill, 2), screen_pred = signif(screen_pred, 3),
+                                              screen_s = round(t_screen, 2), solver = solver, seconds = NA,
+                                              lambda1 = NA, spearman = NA)
+        next
+      }
       gc(FALSE)
       t0 <- proc.time()[["elapsed"]]
       r <- manifoldOOS:::eigs_bottom_deflated(L, u, 2L, deflated = solver)
@@ -71,7 +90,8 @@ if ("calibrate" %in% parts) {
       y <- r$vectors[, 1] / u
       cal[[length(cal) + 1L]] <- data.frame(n = n, dim = dim, nnz = length(L@x), lnz = signif(fill[["lnz"]], 3),
                                             flops_per_nnz = signif(fill[["flops"]] / length(L@x), 3),
-                                            analysis_s = round(t_fill, 2), solver = solver,
+                                            analysis_s = round(t_fill, 2), screen_pred = signif(screen_pred, 3),
+                                            screen_s = round(t_screen, 2), solver = solver,
                                             seconds = round(el, 2), lambda1 = signif(r$values[1], 8),
                                             spearman = round(abs(cor(y, d$t, method = "spearman")), 5))
       cat(sprintf("  n = %g, %d-D: %s %.2f s (%s)\n", n, dim, solver, el, r$note))
@@ -115,6 +135,7 @@ for (n in sizes) for (fdim in fit_dims) {
                                    'knn_method = "hnsw", verbose = TRUE)'), k, k),
       ltsa = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "lobpcg", verbose = TRUE)', k),
       ltsa_sparse = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "sparse", verbose = TRUE)', k),
+      ltsa_auto = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", verbose = TRUE)', k),
       lgrm = , lgrm_iterative = , lgrm_lobpcg =
         sprintf(paste0('fit <- lgrm(X, 2, k = %d, landmarks = 200, seed = 1, gamma = "scaled", knn_method = "hnsw", ',
                        'eigen_solver = "%s", verbose = TRUE)'), k,
@@ -134,6 +155,7 @@ for (n in sizes) for (fdim in fit_dims) {
                                  diffusion_k = "diffusion_map(kernel_k = k)",
                                  ltsa = "ltsa(eigen_solver = \"lobpcg\")",
                                  ltsa_sparse = "ltsa(eigen_solver = \"sparse\")",
+                                 ltsa_auto = "ltsa(eigen_solver = \"auto\")",
                                  lgrm = "lgrm(landmarks = 200)",
                                  lgrm_iterative = "lgrm(landmarks = 200, eigen_solver = \"iterative\")",
                                  lgrm_lobpcg = "lgrm(landmarks = 200, eigen_solver = \"lobpcg\")",

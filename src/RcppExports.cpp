@@ -135,6 +135,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_choose_deflated
+Rcpp::List mo_choose_deflated(const Eigen::Map<Eigen::SparseMatrix<double>> A, Rcpp::List opts);
+RcppExport SEXP _manifoldOOS_mo_choose_deflated(SEXP ASEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::SparseMatrix<double>> >::type A(ASEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_choose_deflated(A, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_cholmod_analyses_r
 double mo_cholmod_analyses_r();
 RcppExport SEXP _manifoldOOS_mo_cholmod_analyses_r() {
@@ -1677,6 +1689,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_eigs_sparse", (DL_FUNC) &_manifoldOOS_mo_eigs_sparse, 4},
     {"_manifoldOOS_mo_eigs_bottom_deflated", (DL_FUNC) &_manifoldOOS_mo_eigs_bottom_deflated, 4},
     {"_manifoldOOS_mo_predicted_fill", (DL_FUNC) &_manifoldOOS_mo_predicted_fill, 1},
+    {"_manifoldOOS_mo_choose_deflated", (DL_FUNC) &_manifoldOOS_mo_choose_deflated, 2},
     {"_manifoldOOS_mo_cholmod_analyses_r", (DL_FUNC) &_manifoldOOS_mo_cholmod_analyses_r, 0},
     {"_manifoldOOS_mo_cholmod_kept_r", (DL_FUNC) &_manifoldOOS_mo_cholmod_kept_r, 0},
     {"_manifoldOOS_mo_geigs_sparse", (DL_FUNC) &_manifoldOOS_mo_geigs_sparse, 5},

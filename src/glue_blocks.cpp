@@ -214,6 +214,18 @@ Rcpp::NumericVector mo_predicted_fill(const Eigen::Map<Eigen::SparseMatrix<doubl
   MO_CATCH
 }
 
+// The automatic choice of the deflated solver for A (sparse symmetric)
+// with the options of eig_opts(), without solving: list(lobpcg, note).
+// [[Rcpp::export(.mo_choose_deflated)]]
+Rcpp::List mo_choose_deflated(const Eigen::Map<Eigen::SparseMatrix<double>> A, Rcpp::List opts) {
+  MO_TRY {
+    const manifoldOOS::sp_mat_e As(A);
+    const manifoldOOS::deflated_choice c = manifoldOOS::choose_deflated_solver(As, mo_eig_options(opts), false);
+    return Rcpp::List::create(Rcpp::Named("lobpcg") = c.lobpcg, Rcpp::Named("note") = c.note);
+  }
+  MO_CATCH
+}
+
 long mo_cholmod_analyses();  // glue_cholmod.cpp
 
 // The number of CHOLMOD symbolic analyses run in this session (for tests).

@@ -159,6 +159,7 @@ inline manifoldOOS::eig_options mo_eig_options(const Rcpp::List& L) {
   if (L.containsElementNamed("lobpcg_flops_per_nnz"))
     o.lobpcg_flops_per_nnz = Rcpp::as<double>(L["lobpcg_flops_per_nnz"]);
   if (L.containsElementNamed("factor_memory")) o.factor_memory = Rcpp::as<double>(L["factor_memory"]);
+  if (L.containsElementNamed("screen_n")) o.screen_n = Rcpp::as<double>(L["screen_n"]);
   return o;
 }
 #endif

@@ -46,7 +46,7 @@ test_that("auto chooses by the predicted factorisation between fill_min_n and lo
   # outside the window the rule is by size, without an analysis
   withr::local_options(manifoldOOS.fill_min_n = 2e4, manifoldOOS.memory_limit = NULL)
   expect_false(grepl("automatic choice", laplacian_eigenmaps(X, 2, k = 10)$solver$note))
-  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L)
+  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L, manifoldOOS.fill_screen_n = 0L)
   big <- laplacian_eigenmaps(X, 2, k = 10)
   expect_identical(big$solver$method, "lobpcg_amg_deflated")
   expect_false(grepl("automatic choice", big$solver$note))
@@ -119,5 +119,80 @@ test_that("the default threshold separates the low- and high-dimensional rolls o
     L <- methods::as(graph_laplacian(g$W, "symmetric"), "CsparseMatrix")
     f <- manifoldOOS:::.mo_predicted_fill(L)
     expect_identical(f[["flops"]] / length(L@x) > 1e4, case$lobpcg)
+    # the screen of larger graphs (patches of 10^4 and 2 x 10^4 points) takes
+    # the same decision; on the 50-D roll without analysing the whole graph
+    ch <- manifoldOOS:::.mo_choose_deflated(L, manifoldOOS:::eig_opts(lobpcg_min_n = 0L))
+    expect_identical(ch$lobpcg, case$lobpcg)
+    expect_match(ch$note, if (case$lobpcg) "rows \\(above 2e\\+04\\): LOBPCG$" else "whole matrix was analysed")
   }
+})
+
+test_that("from lobpcg_min_n on, a screen on two patches decides whether the whole matrix is analysed", {
+  X <- swiss_roll(3000, seed = 9)$x
+  g <- neighbor_graph(X, k = 10)
+  L <- methods::as(graph_laplacian(g$W, "symmetric"), "CsparseMatrix")
+  choose <- function(...) {
+    before <- manifoldOOS:::.mo_cholmod_analyses()
+    r <- manifoldOOS:::.mo_choose_deflated(L, manifoldOOS:::eig_opts(lobpcg_min_n = 2000L, ...))
+    r$analyses <- manifoldOOS:::.mo_cholmod_analyses() - before
+    r
+  }
+  # a cheap factorisation (3-D roll): patches of 500 and 1000 rows, then the
+  # whole matrix, whose analysis decides
+  si <- choose(fill_screen_n = 1000L)
+  expect_false(si$lobpcg)
+  expect_identical(si$analyses, 3)
+  expect_match(si$note, "patches of 500 and 1000 rows predict .* so the whole matrix was analysed; the sparse factorisation .*: shift-invert")
+  # a threshold the patches exceed: LOBPCG without analysing the whole matrix
+  lo <- choose(fill_screen_n = 1000L, lobpcg_flops_per_nnz = 1)
+  expect_true(lo$lobpcg)
+  expect_identical(lo$analyses, 2)
+  expect_match(lo$note, "patches of 500 and 1000 rows .*\\(above 2\\): LOBPCG$")
+  # no screen: LOBPCG by size; a screen as large as the matrix: the whole analysis
+  none <- choose(fill_screen_n = 0L)
+  expect_true(none$lobpcg)
+  expect_identical(none$analyses, 0)
+  expect_identical(none$note, "")
+  whole <- choose(fill_screen_n = 5000L)
+  expect_false(whole$lobpcg)
+  expect_identical(whole$analyses, 1)
+  expect_match(whole$note, "^automatic choice: the sparse factorisation")
+  # below lobpcg_min_n the screen is not used
+  win <- manifoldOOS:::.mo_choose_deflated(L, manifoldOOS:::eig_opts(fill_min_n = 1000L, fill_screen_n = 1000L))
+  expect_false(grepl("patches", win$note))
+  # the fits record it, and the embedding is the shift-invert one
+  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L, manifoldOOS.fill_screen_n = 1000L)
+  fit <- laplacian_eigenmaps(X, 2, k = 10)
+  expect_identical(fit$solver$method, "spectra_shift_invert_deflated")
+  expect_match(fit$solver$note, "patches of 500 and 1000 rows")
+  withr::local_options(manifoldOOS.fill_screen_n = 0L)
+  expect_identical(laplacian_eigenmaps(X, 2, k = 10)$solver$method, "lobpcg_amg_deflated")
+})
+
+test_that("the screen's extrapolation follows the growth of the factorisation with the size", {
+  predicted <- function(L, m) {
+    note <- manifoldOOS:::.mo_choose_deflated(L, manifoldOOS:::eig_opts(lobpcg_min_n = 0L, fill_screen_n = m,
+                                                                          lobpcg_flops_per_nnz = 1e12))$note
+    as.numeric(sub(".*, about ([0-9.e+]+) at .*", "\\1", note))
+  }
+  whole <- function(L) manifoldOOS:::.mo_predicted_fill(L)[["flops"]] / length(L@x)
+  # a path (tridiagonal): flops per nonzero do not grow, the patches predict
+  # the whole matrix's
+  n <- 6000
+  P <- Matrix::bandSparse(n, k = c(0, 1), diagonals = list(rep(2, n), rep(-1, n - 1)), symmetric = TRUE)
+  P <- methods::as(methods::as(P, "generalMatrix"), "CsparseMatrix")
+  expect_equal(predicted(P, 1000L), whole(P), tolerance = 0.05)
+  # a square grid: they grow (about as the square root of the size); patches
+  # of 1/20 and 1/10 of the grid predict the whole within a factor of 1.5,
+  # where the larger patch alone is off by a factor of about 6
+  m <- 200
+  A <- Matrix::kronecker(Matrix::Diagonal(m), P[1:m, 1:m]) + Matrix::kronecker(P[1:m, 1:m], Matrix::Diagonal(m))
+  A <- methods::as(methods::as(A, "CsparseMatrix"), "generalMatrix")
+  pr <- predicted(A, 4000L)
+  wh <- whole(A)
+  expect_lt(max(pr / wh, wh / pr), 1.5)
+  r2 <- as.numeric(sub(".* predict [0-9.e+]+ and ([0-9.e+]+) flops.*", "\\1",
+                       manifoldOOS:::.mo_choose_deflated(A, manifoldOOS:::eig_opts(lobpcg_min_n = 0L, fill_screen_n = 4000L,
+                                                                                     lobpcg_flops_per_nnz = 1e12))$note))
+  expect_gt(wh / r2, 2)
 })

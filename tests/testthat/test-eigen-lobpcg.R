@@ -94,7 +94,7 @@ test_that("ltsa(eigen_solver = \"lobpcg\") equals the shift-invert fit up to sig
   expect_equal(predict(lo, X[1:20, ]), sweep(predict(si, X[1:20, ]), 2, sign(colSums(unname(lo$embedding) * Ys)), `*`),
                tolerance = 1e-5, ignore_attr = TRUE)
   # "auto" takes LOBPCG from lobpcg_min_n points on, shift-invert below
-  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L)
+  withr::local_options(manifoldOOS.lobpcg_min_n = 2000L, manifoldOOS.fill_screen_n = 0L)
   expect_identical(ltsa(X, 2, k = 12)$solver$method, "lobpcg_amg_deflated")
   withr::local_options(manifoldOOS.lobpcg_min_n = 1e5)
   expect_false(identical(ltsa(X, 2, k = 12)$solver$method, "lobpcg_amg_deflated"))

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/eigen_lobpcg.h>
@@ -948,6 +950,47 @@ static eigen_result bottom_deflated(const sp_mat_e& A, sp_mat_e* own, const arma
 
 }  // namespace detail
 
+namespace {
+
+// The principal submatrices of A on the first m / 2 and m rows reached by a
+// breadth-first search from row 0 (A symmetric; fewer rows when that
+// component is smaller): patches of the graph whose factorisation grows as
+// that of the whole matrix does with its size.
+std::pair<sp_mat_e, sp_mat_e> bfs_patches(const sp_mat_e& A, long m) {
+  const long n = A.rows();
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(m));
+  std::vector<int> at(static_cast<std::size_t>(n), -1);
+  order.push_back(0);
+  at[0] = 0;
+  for (std::size_t h = 0; h < order.size() && static_cast<long>(order.size()) < m; ++h) {
+    for (sp_mat_e::InnerIterator it(A, order[h]); it; ++it) {
+      const int u = static_cast<int>(it.row());
+      if (at[u] >= 0) continue;
+      at[u] = static_cast<int>(order.size());
+      order.push_back(u);
+      if (static_cast<long>(order.size()) >= m) break;
+    }
+  }
+  auto patch = [&](long size) {
+    std::vector<Eigen::Triplet<double>> t;
+    for (long col = 0; col < size; ++col) {
+      for (sp_mat_e::InnerIterator it(A, order[col]); it; ++it) {
+        const int r = at[it.row()];
+        if (r >= 0 && r < size) t.emplace_back(r, static_cast<int>(col), it.value());
+      }
+    }
+    sp_mat_e P(size, size);
+    P.setFromTriplets(t.begin(), t.end());
+    P.makeCompressed();
+    return P;
+  };
+  const long mm = static_cast<long>(order.size());
+  return {patch(mm / 2), patch(mm)};
+}
+
+}  // namespace
+
 deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o, bool keep_analysis) {
   deflated_choice c;
   if (o.deflated != deflated_solver::automatic) {
@@ -955,15 +998,52 @@ deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o, 
     return c;
   }
   const long n = A.rows();
-  if (n >= o.lobpcg_min_n) {  // no analysis: it would cost a fair share of LOBPCG's time
+  const spd_fill_estimator est = spd_fill_estimator_fn();
+  std::string screen_note;
+  if (n >= o.lobpcg_min_n) {
+    // the analysis of the whole matrix would cost a fair share of LOBPCG's
+    // time when LOBPCG wins: first the analyses of two patches, whose
+    // flops per nonzero grow with their size as the whole matrix's do
     c.lobpcg = true;
+    if (est == nullptr || o.screen_n <= 0) return c;
+    if (o.screen_n < n) {
+      const auto patches = bfs_patches(A, o.screen_n);
+      const sp_mat_e& P1 = patches.first;
+      const sp_mat_e& P2 = patches.second;
+      double lnz1 = 0.0, fl1 = 0.0, lnz2 = 0.0, fl2 = 0.0;
+      if (P1.rows() < 500 || 2 * P2.rows() < o.screen_n || !est(P1, &lnz1, &fl1, nullptr) ||
+          !est(P2, &lnz2, &fl2, nullptr)) {
+        c.note = "automatic choice: LOBPCG (no patch of the graph could be analysed)";
+        return c;
+      }
+      const double r1 = fl1 / static_cast<double>(P1.nonZeros());
+      const double r2 = fl2 / static_cast<double>(P2.nonZeros());
+      double a = std::log(r2 / r1) / std::log(static_cast<double>(P2.rows()) / static_cast<double>(P1.rows()));
+      if (!std::isfinite(a)) a = 3.0;
+      a = std::min(3.0, std::max(0.0, a));
+      const double pred = r2 * std::pow(static_cast<double>(n) / static_cast<double>(P2.rows()), a);
+      std::ostringstream os;
+      os.precision(3);
+      os << "automatic choice: the analyses of breadth-first patches of " << P1.rows() << " and " << P2.rows()
+         << " rows predict " << r1 << " and " << r2 << " flops per nonzero, about " << pred << " at " << n
+         << " rows";
+      if (!(pred <= o.screen_margin * o.lobpcg_flops_per_nnz)) {
+        os << " (above " << o.screen_margin * o.lobpcg_flops_per_nnz << "): LOBPCG";
+        c.note = os.str();
+        return c;
+      }
+      screen_note = os.str() + ", so the whole matrix was analysed";
+    }
+    c.lobpcg = false;
+  } else if (n < o.fill_min_n) {
     return c;
   }
-  if (n < o.fill_min_n) return c;
   double lnz = 0.0, fl = 0.0;
-  const spd_fill_estimator est = spd_fill_estimator_fn();
   std::shared_ptr<spd_symbolic> analysis;
-  if (est == nullptr || !est(A, &lnz, &fl, keep_analysis ? &analysis : nullptr)) return c;
+  if (est == nullptr || !est(A, &lnz, &fl, keep_analysis ? &analysis : nullptr)) {
+    c.lobpcg = n >= o.lobpcg_min_n;  // by size, as without an estimate
+    return c;
+  }
   const double nnz = static_cast<double>(A.nonZeros());
   const double ratio = fl / nnz;
   const double bytes = o.factor_bytes_per_nnz * lnz;
@@ -972,12 +1052,12 @@ deflated_choice choose_deflated_solver(const sp_mat_e& A, const eig_options& o, 
   if (!c.lobpcg) c.symbolic = std::move(analysis);
   std::ostringstream os;
   os.precision(3);
-  os << "automatic choice: the sparse factorisation would hold " << lnz << " nonzeros (about " << bytes / 1e9
+  os << (screen_note.empty() ? "automatic choice: " : "") << "the sparse factorisation would hold " << lnz << " nonzeros (about " << bytes / 1e9
      << " GB) and cost " << fl << " flops, " << ratio << " per nonzero of the matrix (LOBPCG above "
      << o.lobpcg_flops_per_nnz;
   if (o.factor_memory > 0) os << " or above " << o.factor_memory / 1e9 << " GB";
   os << "): " << (c.lobpcg ? "LOBPCG" : "shift-invert");
-  c.note = os.str();
+  c.note = join_notes(screen_note, os.str());
   return c;
 }
 

@@ -92,17 +92,28 @@ struct eig_options {
   // bytes (0: not known)
   long fill_min_n = 20000;
   double lobpcg_flops_per_nnz = 1e4;
+  // automatic, from lobpcg_min_n rows on, with a registered fill estimate:
+  // the whole matrix is analysed (as between fill_min_n and lobpcg_min_n)
+  // only when the analyses of two breadth-first patches of screen_n / 2 and
+  // screen_n rows, extrapolated to n rows, predict at most screen_margin
+  // times lobpcg_flops_per_nnz; otherwise LOBPCG (screen_n = 0: LOBPCG
+  // without a screen)
+  long screen_n = 20000;
+  double screen_margin = 2.0;
   double factor_memory = 0.0;
   double factor_bytes_per_nnz = 12.0;
 };
 
 // The automatic choice of the deflated bottom solver for A (n x n): shift-
-// invert below o.fill_min_n rows, LOBPCG from o.lobpcg_min_n rows on; in
-// between, when a fill estimate is registered, by the predicted cost and
-// size of the sparse factorisation (fill grows fast with the dimension of
-// the data behind a kNN graph: a factorisation that is cheap for a
-// low-dimensional manifold costs far more than LOBPCG for noisy
-// high-dimensional data), else shift-invert. `note` says what was predicted
+// invert below o.fill_min_n rows; from there on, when a fill estimate is
+// registered, by the predicted cost and size of the sparse factorisation
+// (fill grows fast with the dimension of the data behind a kNN graph: a
+// factorisation that is cheap for a low-dimensional manifold costs far more
+// than LOBPCG for noisy high-dimensional data), else shift-invert below
+// o.lobpcg_min_n rows and LOBPCG from there on. From o.lobpcg_min_n rows
+// on the analysis of the whole matrix, which then costs a fair share of a
+// LOBPCG solve, is made only after a screen on two patches passes (see
+// eig_options::screen_n). `note` says what was predicted
 // and chosen. keep_analysis: hand the analysis behind a shift-invert choice
 // back (`symbolic`) for the registered factorisation; false when the caller
 // factorises by other means (it then holds no copy of the pattern).
