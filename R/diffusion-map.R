@@ -148,6 +148,18 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   kernel_k <- if (kernel == "knn") {
     if (is.null(kernel_k)) min(10L * k, n - 1L) else check_k(kernel_k, n, "kernel_k")
   } else NA_integer_
+  if (kernel == "knn") {
+    # the neighbour lists, the symmetrised kernel and its normalisations: a
+    # peak of about 130 bytes per point and kernel neighbour (2.06 GB for
+    # 10^5 points and kernel_k = 150 in bench/atlas.R)
+    check_memory(130 * as.numeric(n) * kernel_k,
+                 sprintf("the kNN kernel of %d points with kernel_k = %d", n, kernel_k), "kernel_k",
+                 "use a smaller `kernel_k` (its default is 10 k).")
+  } else {
+    # the n x n squared distances, their transpose and sum, and the kernel
+    check_memory(40 * as.numeric(n)^2, sprintf("the dense kernel of %d points", n), "kernel",
+                 "use kernel = \"knn\".")
+  }
   threads <- default_threads()
   t0 <- mo_progress(verbose, "diffusion map: %d points x %d features -> %d dimensions (%s kernel)",
                     n, ncol(X), ndim, kernel)

@@ -176,6 +176,10 @@ knn <- function(X, k, query = NULL, method = getOption("manifoldOOS.knn_method",
   k <- check_k(k, nrow(X), self = self)
   algorithm <- check_choice(algorithm, c("auto", "kdtree", "brute"), "algorithm")
   n_threads <- check_threads(n_threads)
+  m <- if (self) nrow(X) else nrow(query)
+  # the lists (integer and double, m x k each), held by the search and by R
+  check_memory(24 * as.numeric(m) * k, sprintf("the neighbour lists of %d points (%d neighbours each)", m, k),
+               "k", "use a smaller `k`, or search the query rows in blocks.")
   rn <- if (self) rownames(X) else rownames(query)
   method <- if (sparse) {
     if (method == "auto") "exact" else method

@@ -193,3 +193,19 @@ test_that("bad input: classed errors naming the argument", {
   expect_output(print(diffusion_map(X)), "Diffusion map")
   expect_output(print(summary(diffusion_map(X))), "alpha = 1")
 })
+
+test_that("a kernel that cannot fit in memory is refused before it is built, naming the argument", {
+  X <- swiss_roll(600, seed = 4)$x
+  # 130 bytes per point and kernel neighbour: 600 x 100 x 130 = 7.8 MB
+  withr::local_options(manifoldOOS.memory_limit = 5e6)
+  err <- expect_error(diffusion_map(X, 2, kernel = "knn", kernel_k = 100),
+                      class = "manifoldOOS_memory_error")
+  expect_identical(err$arg, "kernel_k")
+  expect_match(conditionMessage(err), "kNN kernel of 600 points with kernel_k = 100")
+  expect_s3_class(diffusion_map(X, 2, kernel = "knn", kernel_k = 30), "manifold_diffusion")
+  # the dense kernel: 40 bytes per pair, 14.4 MB
+  err <- expect_error(diffusion_map(X, 2, kernel = "dense"), class = "manifoldOOS_memory_error")
+  expect_identical(err$arg, "kernel")
+  withr::local_options(manifoldOOS.memory_limit = 2e7)
+  expect_s3_class(diffusion_map(X, 2, kernel = "dense"), "manifold_diffusion")
+})

@@ -239,3 +239,14 @@ test_that("invalid arguments give classed errors naming the argument", {
   expect_input_error(manifoldOOS:::radius_neighbors(X, Inf), "`eps`")
   expect_input_error(manifoldOOS:::radius_neighbors(X, 1, query = matrix(1, 1, 2)), "`query`")
 })
+
+test_that("neighbour lists that cannot fit in memory are refused before the search, naming `k`", {
+  X <- matrix(stats::rnorm(3000), 1000, 3)
+  # 24 bytes per point and neighbour: 1000 x 50 x 24 = 1.2 MB
+  withr::local_options(manifoldOOS.memory_limit = 1e6)
+  err <- expect_error(knn(X, 50), class = "manifoldOOS_memory_error")
+  expect_identical(err$arg, "k")
+  expect_match(conditionMessage(err), "neighbour lists of 1000 points \\(50 neighbours each\\)")
+  expect_error(knn(X, 50, query = X[1:10, ]), NA)
+  expect_identical(dim(knn(X, 20)$idx), c(1000L, 20L))
+})
