@@ -37,8 +37,9 @@ test_that("auto chooses by the predicted factorisation between fill_min_n and lo
   Yl <- unname(lo$embedding)
   Yl <- sweep(Yl, 2, sign(colSums(Yl * Ys)), `*`)
   expect_lt(max(abs(Yl - Ys)) / max(abs(Ys)), 1e-5)
-  # a factor that would not fit in the memory available: LOBPCG as well
-  withr::local_options(manifoldOOS.lobpcg_flops_per_nnz = 1e12, manifoldOOS.memory_limit = 1e5)
+  # a factor that would not fit in the memory available: LOBPCG as well (1 MB:
+  # the neighbour lists, 0.72 MB, fit; half of it for the factor, 0.8 MB, not)
+  withr::local_options(manifoldOOS.lobpcg_flops_per_nnz = 1e12, manifoldOOS.memory_limit = 1e6)
   mem <- laplacian_eigenmaps(X, 2, k = 10)
   expect_identical(mem$solver$method, "lobpcg_amg_deflated")
   expect_match(mem$solver$note, "GB\\): LOBPCG")
