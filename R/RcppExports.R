@@ -401,8 +401,8 @@
     .Call(`_manifoldOOS_mo_le_fit_sparse`, W, variant, q, opts)
 }
 
-.mo_diffusion_fit_sparse <- function(K, alpha, q, opts) {
-    .Call(`_manifoldOOS_mo_diffusion_fit_sparse`, K, alpha, q, opts)
+.mo_diffusion_fit_sparse <- function(K, alpha, q, opts, add_unit_diagonal = FALSE) {
+    .Call(`_manifoldOOS_mo_diffusion_fit_sparse`, K, alpha, q, opts, add_unit_diagonal)
 }
 
 .mo_le_fit_full <- function(X, sigma, binary, variant, q) {

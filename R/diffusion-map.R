@@ -211,8 +211,8 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   fit
 }
 
-# The kernel matrix with a unit diagonal: dense (all pairs) or the sparse
-# "or"-symmetrised kNN kernel. A disconnected kNN kernel is an error naming
+# The kernel matrix: dense (all pairs, unit diagonal) or the weights W of the
+# sparse "or"-symmetrised kNN kernel K = W + I. A disconnected kNN kernel is an error naming
 # the smallest kernel_k that connects it.
 # `knn_method` may be the lists of the fit's own search (one search serves the
 # bandwidth and the kernel); `search_method` is what a search for the
@@ -250,15 +250,19 @@ diffusion_kernel <- function(X, sigma, kernel, kernel_k, knn_method, distances =
         if (is.na(e$k_needed)) "no kernel_k tried connects it"
         else sprintf("the smallest kernel_k that connects it is %d", e$k_needed)))
     })
-  K <- g$W + Matrix::Diagonal(n)
-  if (!methods::is(K, "dgCMatrix")) K <- methods::as(methods::as(K, "generalMatrix"), "CsparseMatrix")
-  K
+  # the weights W of K = W + I: the eigen-solve adds the unit diagonal as it
+  # takes the matrix over (no copy of the kernel here)
+  W <- g$W
+  rm(g)
+  if (!methods::is(W, "dgCMatrix")) W <- methods::as(methods::as(W, "generalMatrix"), "CsparseMatrix")
+  W
 }
 
 # Alpha-normalisation, the symmetric conjugate A = D^-1/2 K^(alpha) D^-1/2 and
 # its top ndim + 1 eigenpairs; the trivial pair (eigenvalue 1, vector
 # proportional to sqrt(d)) is checked and dropped. Returns the psi
 # (pi-orthonormal right eigenvectors of P), the eigenvalues, q and pi.
+# K: the dense kernel, or the weights W of the sparse kernel K = W + I.
 diffusion_eigen <- function(K, ndim, alpha, kernel) {
   if (kernel == "dense") {
     q <- rowSums(K)
@@ -274,7 +278,7 @@ diffusion_eigen <- function(K, ndim, alpha, kernel) {
   } else {
     # compressed from kernel to eigenvectors, the trivial pair deflated on
     # large graphs (methods/diffusion.h)
-    e <- core(.mo_diffusion_fit_sparse(K, alpha, ndim, eig_opts()))
+    e <- core(.mo_diffusion_fit_sparse(K, alpha, ndim, eig_opts(), add_unit_diagonal = TRUE))
     values <- e$values
     vectors <- e$vectors
     d <- e$d

@@ -5,11 +5,15 @@
 # fits of 2 x 10^4 points (the second roll generator of plml_seeding.R:
 # seed 1 k = 12 and 13, seed 3 k = 9, seed 2 k = 10), and the diffusion
 # map's predict() of 2,050 new rows (50 of them copies of training rows,
-# which snap) for fits of 10^4 rows with the exact and the HNSW search.
+# which snap) for fits of 10^4 rows with the exact and the HNSW search; and
+# the embeddings and eigenvalues of fits through the sparse eigen-solvers
+# (Laplacian eigenmaps and LTSA with LOBPCG, diffusion maps with the kNN
+# kernel by shift-invert and by LOBPCG).
 # Written for changes meant to leave results unchanged (the kNN candidate
 # heap, PLML's feasibility check, the diffusion map's single search in
 # predict(), the kd-tree's candidate heap, the layout of PLML's assignment
-# solve). Run from the package root:
+# solve, the kernel handed to the eigen-solve, block products with sparse
+# matrices). Run from the package root:
 #   SAME_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/identical-builds.R
 source("bench/common.R")
 libs <- strsplit(Sys.getenv("SAME_LIBS"), ",", fixed = TRUE)[[1]]
@@ -41,6 +45,18 @@ if (length(libs) != 2L) {
     p <- predict(f, xq)
     res[[paste0("dm_predict_", km)]] <- list(y = unclass(p), snapped = attr(p, "snapped"))
   }
+  # fits through the sparse eigen-solvers: LOBPCG (its block products with
+  # the matrix, AMG), the symmetry check, and the diffusion map kernel K = W + I
+  # taken over by the eigen-solve (shift-invert at 10^4 rows; LOBPCG when
+  # chosen from 5,000 rows on by size)
+  fit_parts <- function(f) list(y = embedding(f), values = f$eigenvalues, method = f$solver$method)
+  res$le_lobpcg <- fit_parts(laplacian_eigenmaps(x, 2, k = 15, eigen_solver = "lobpcg"))
+  res$ltsa_lobpcg <- fit_parts(ltsa(x[1:10000, ], 2, k = 15, eigen_solver = "lobpcg"))
+  res$dm_fit_knn <- fit_parts(diffusion_map(x[1:10000, ], 2, k = 15))
+  res$dm_fit_knn_alpha <- fit_parts(diffusion_map(x[1:10000, ], 3, k = 10, alpha = 0.5, kernel_k = 40))
+  op <- options(manifoldOOS.lobpcg_min_n = 5000L, manifoldOOS.fill_screen_n = 0L)
+  res$dm_fit_knn_lobpcg <- fit_parts(diffusion_map(x, 2, k = 15))
+  options(op)
   saveRDS(res, "OUTFILE")
   cat(proc.time()[["elapsed"]] - t0, "\\n")'
   for (i in 1:2) run_in_build(libs[i], c('source("bench/common.R")', sub("OUTFILE", outs[i], code, fixed = TRUE)))

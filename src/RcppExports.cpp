@@ -1551,8 +1551,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_diffusion_fit_sparse
-Rcpp::List mo_diffusion_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> K, double alpha, int q, Rcpp::List opts);
-RcppExport SEXP _manifoldOOS_mo_diffusion_fit_sparse(SEXP KSEXP, SEXP alphaSEXP, SEXP qSEXP, SEXP optsSEXP) {
+Rcpp::List mo_diffusion_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> K, double alpha, int q, Rcpp::List opts, bool add_unit_diagonal);
+RcppExport SEXP _manifoldOOS_mo_diffusion_fit_sparse(SEXP KSEXP, SEXP alphaSEXP, SEXP qSEXP, SEXP optsSEXP, SEXP add_unit_diagonalSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -1560,7 +1560,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
     Rcpp::traits::input_parameter< int >::type q(qSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_diffusion_fit_sparse(K, alpha, q, opts));
+    Rcpp::traits::input_parameter< bool >::type add_unit_diagonal(add_unit_diagonalSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_diffusion_fit_sparse(K, alpha, q, opts, add_unit_diagonal));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1779,7 +1780,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_isomap_fit", (DL_FUNC) &_manifoldOOS_mo_isomap_fit, 8},
     {"_manifoldOOS_mo_isomap_project", (DL_FUNC) &_manifoldOOS_mo_isomap_project, 17},
     {"_manifoldOOS_mo_le_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_le_fit_sparse, 4},
-    {"_manifoldOOS_mo_diffusion_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_diffusion_fit_sparse, 4},
+    {"_manifoldOOS_mo_diffusion_fit_sparse", (DL_FUNC) &_manifoldOOS_mo_diffusion_fit_sparse, 5},
     {"_manifoldOOS_mo_le_fit_full", (DL_FUNC) &_manifoldOOS_mo_le_fit_full, 5},
     {"_manifoldOOS_mo_le_extend", (DL_FUNC) &_manifoldOOS_mo_le_extend, 10},
     {"_manifoldOOS_mo_le_extend_full", (DL_FUNC) &_manifoldOOS_mo_le_extend_full, 9},

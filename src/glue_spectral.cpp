@@ -280,13 +280,18 @@ Rcpp::List mo_le_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> W, std
   MO_CATCH
 }
 
-// Diffusion map on a sparse symmetric kernel K (dgCMatrix, unit diagonal).
+// Diffusion map on a sparse symmetric kernel K (dgCMatrix): with a unit
+// diagonal, or (add_unit_diagonal) the weights W of K = W + I.
 // [[Rcpp::export(.mo_diffusion_fit_sparse)]]
 Rcpp::List mo_diffusion_fit_sparse(const Eigen::Map<Eigen::SparseMatrix<double>> K, double alpha,
-                                   int q, Rcpp::List opts) {
+                                   int q, Rcpp::List opts, bool add_unit_diagonal = false) {
   MO_TRY {
-    const manifoldOOS::diffusion_result r =
-        manifoldOOS::diffusion_fit_sparse(manifoldOOS::sp_mat_e(K), alpha, q, mo_eig_options(opts));
+    if (K.rows() != K.cols()) throw manifoldOOS::input_error("the diffusion kernel must be square");
+    const manifoldOOS::diffusion_result r = manifoldOOS::diffusion_fit_sparse(
+        add_unit_diagonal ? manifoldOOS::add_unit_diagonal(K.cols(), K.outerIndexPtr(), K.innerIndexPtr(),
+                                                           K.valuePtr())
+                          : manifoldOOS::sp_mat_e(K),
+        alpha, q, mo_eig_options(opts));
     return Rcpp::List::create(
         Rcpp::Named("values") = Rcpp::NumericVector(r.values.begin(), r.values.end()),
         Rcpp::Named("vectors") = r.vectors,

@@ -209,3 +209,39 @@ test_that("a kernel that cannot fit in memory is refused before it is built, nam
   withr::local_options(manifoldOOS.memory_limit = 2e7)
   expect_s3_class(diffusion_map(X, 2, kernel = "dense"), "manifold_diffusion")
 })
+
+test_that("the sparse kernel handed over as W: the unit diagonal added by the eigen-solve = W + I built in R", {
+  set.seed(5)
+  n <- 120
+  W <- Matrix::rsparsematrix(n, n, density = 0.08, symmetric = TRUE, rand.x = function(m) runif(m))
+  W <- methods::as(methods::as(W, "generalMatrix"), "CsparseMatrix")
+  # stored diagonal entries in some columns (added to), none in the others
+  # (inserted, also before the first and after the last stored row); a
+  # column of W with no entry at all
+  W[cbind(c(1, 7, n), c(1, 7, n))] <- c(0.25, 0.5, 0.75)
+  W[, 30] <- 0
+  W[30, ] <- 0
+  W <- Matrix::drop0(W)
+  W <- W + Matrix::sparseMatrix(i = c(29, 31), j = c(31, 29), x = 0.3, dims = c(n, n))
+  expect_true(methods::is(W, "dgCMatrix"))
+  expect_equal(sum(W[, 30] != 0), 0)
+  K <- methods::as(W + Matrix::Diagonal(n), "CsparseMatrix")
+  for (method in c("dense", "iterative")) {
+    o <- manifoldOOS:::eig_opts(method = method)
+    a <- manifoldOOS:::core(manifoldOOS:::.mo_diffusion_fit_sparse(W, 0.5, 3L, o, add_unit_diagonal = TRUE))
+    b <- manifoldOOS:::core(manifoldOOS:::.mo_diffusion_fit_sparse(K, 0.5, 3L, o))
+    expect_identical(a, b)
+  }
+  # q = K 1 exactly as R sums the kernel: the diagonal was added once
+  expect_equal(a$q, unname(Matrix::rowSums(W)) + 1, tolerance = 1e-14)
+  expect_identical(a$q[30], 1)
+})
+
+test_that("the fit hands the kNN weights to the eigen-solve: same kernel row sums as an independent build", {
+  X <- swiss_roll(500, seed = 3)$x
+  old <- options(manifoldOOS.dense_max_n = 100L)
+  on.exit(options(old))
+  f <- diffusion_map(X, ndim = 2, kernel = "knn", kernel_k = 20, bandwidth = 1.4)
+  K <- knn_kernel_ref(X, 20, 1.4)
+  expect_equal(f$q, unname(rowSums(K)), tolerance = 1e-12)
+})

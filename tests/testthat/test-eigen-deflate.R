@@ -86,3 +86,65 @@ test_that("a disconnected graph and a wrong null vector give classed errors", {
                "incompatible dimensions")
   expect_error(manifoldOOS:::.mo_eigs_bottom_deflated(Ls, sqrt(d), 0L, list()), "must lie in")
 })
+
+test_that("the compiled symmetry check finds the asymmetry R finds (missing mirrors, unequal values)", {
+  set.seed(11)
+  n <- 200
+  base <- Matrix::rsparsematrix(n, n, density = 0.05, symmetric = TRUE, rand.x = function(m) runif(m, 1, 2))
+  base <- methods::as(methods::as(base, "generalMatrix"), "CsparseMatrix")
+  u <- rep(1, n)
+  # the relative asymmetry the compiled check reports, or -1 when it passes
+  # (the solve that follows may fail on this indefinite matrix: not asked)
+  call_solver <- function(A) {
+    msg <- tryCatch({
+      manifoldOOS:::core(manifoldOOS:::.mo_eigs_bottom_deflated(A, u, 2L, manifoldOOS:::eig_opts(maxit = 2L)))
+      ""
+    }, error = function(e) conditionMessage(e))
+    if (!grepl("must be symmetric", msg)) return(-1)
+    as.numeric(sub(".*relative asymmetry ([0-9.eE+-]+).*", "\\1", msg))
+  }
+  r_asym <- function(A) max(abs((A - Matrix::t(A))@x), 0) / max(abs(A@x))
+  # one entry without its mirror, at the first and last stored rows of columns
+  A1 <- base
+  A1[n, 1] <- 0.37
+  A1[1, n] <- 0
+  A1 <- Matrix::drop0(A1)
+  # unequal values of a mirrored pair
+  A2 <- base
+  nz <- Matrix::which(base != 0 & lower.tri(base), arr.ind = TRUE)[5, ]
+  A2[nz[1], nz[2]] <- base[nz[1], nz[2]] + 0.01
+  # an entry in a column that is otherwise empty
+  A3 <- base
+  A3[, 17] <- 0
+  A3[17, ] <- 0
+  A3 <- Matrix::drop0(A3)
+  A3[4, 17] <- 1.5
+  for (A in list(A1, A2, A3)) {
+    ra <- r_asym(A)
+    expect_gt(ra, 1e-8)
+    expect_equal(call_solver(A), ra, tolerance = 1e-5)
+  }
+  # more than 10^6 entries: the columns are split among the threads; the
+  # mirrors of the changed entries lie on both sides of the split
+  nb <- 20000
+  big <- Matrix::rsparsematrix(nb, nb, nnz = 6e5, symmetric = TRUE, rand.x = function(m) runif(m, 1, 2))
+  big <- methods::as(methods::as(big, "generalMatrix"), "CsparseMatrix")
+  expect_gt(length(big@x), 1e6)
+  u <- rep(1, nb)
+  expect_identical(call_solver(big), -1)
+  h <- nb / 2
+  for (ij in list(c(h + 1, h), c(h, h + 1), c(1, nb), c(h - 3, h + 7))) {
+    B <- big
+    B[ij[1], ij[2]] <- big[ij[1], ij[2]] + 0.5
+    ra <- r_asym(B)
+    expect_gt(ra, 1e-8)
+    expect_equal(call_solver(B), ra, tolerance = 1e-5)
+  }
+  u <- rep(1, n)
+  # rounding-level asymmetry is accepted by both
+  A4 <- base
+  A4[nz[1], nz[2]] <- base[nz[1], nz[2]] * (1 + 1e-12)
+  expect_lt(r_asym(A4), 1e-8)
+  expect_identical(call_solver(A4), -1)
+  expect_identical(call_solver(base), -1)
+})

@@ -15,6 +15,30 @@ using sp_mat_r = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 namespace amg_detail {
 
+// The rows of Y' = (M X)' for P columns known at compile time: the P sums of
+// a row stay in registers (the runtime-width loop below stores them after
+// every entry, as yi may alias xr for the compiler). Each sum runs over the
+// row's entries in the same order in both loops, so the result is the same.
+template <int P>
+static void outer_times_rows(const int* op, const int* ip, const double* vp, const double* xp,
+                             double* yp, long n_out, int nt) {
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) if (nt > 1 && n_out > 4096) schedule(static)
+#endif
+  for (long i = 0; i < n_out; ++i) {
+    double acc[P];
+    for (int c = 0; c < P; ++c) acc[c] = 0.0;
+    for (long k = op[i], k1 = op[i + 1]; k < k1; ++k) {
+      const double v = vp[k];
+      const double* xr = xp + static_cast<std::size_t>(ip[k]) * P;
+      for (int c = 0; c < P; ++c) acc[c] += v * xr[c];
+    }
+    double* yi = yp + static_cast<std::size_t>(i) * P;
+    for (int c = 0; c < P; ++c) yi[c] = acc[c];
+  }
+}
+
 // Y(i, :) = sum over the stored entries (i, j) of the outer vector i of M of
 // M(i, j) X(j, :): for a row-major matrix that is M X, for a symmetric
 // column-major one too.
@@ -37,17 +61,28 @@ static arma::mat outer_times(const Sp& M, const arma::mat& X, int n_threads) {
   const double* xp = Xt.memptr();
   double* yp = Yt.memptr();
   const int nt = resolve_threads(n_threads);
-  (void)nt;
+  switch (p) {
+    case 1: outer_times_rows<1>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 2: outer_times_rows<2>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 3: outer_times_rows<3>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 4: outer_times_rows<4>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 5: outer_times_rows<5>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 6: outer_times_rows<6>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 7: outer_times_rows<7>(op, ip, vp, xp, yp, n_out, nt); break;
+    case 8: outer_times_rows<8>(op, ip, vp, xp, yp, n_out, nt); break;
+    default: {
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) if (nt > 1 && n_out > 4096) schedule(static)
 #endif
-  for (long i = 0; i < n_out; ++i) {
-    double* yi = yp + static_cast<std::size_t>(i) * p;
-    for (arma::uword c = 0; c < p; ++c) yi[c] = 0.0;
-    for (long k = op[i], k1 = op[i + 1]; k < k1; ++k) {
-      const double v = vp[k];
-      const double* xr = xp + static_cast<std::size_t>(ip[k]) * p;
-      for (arma::uword c = 0; c < p; ++c) yi[c] += v * xr[c];
+      for (long i = 0; i < n_out; ++i) {
+        double* yi = yp + static_cast<std::size_t>(i) * p;
+        for (arma::uword c = 0; c < p; ++c) yi[c] = 0.0;
+        for (long k = op[i], k1 = op[i + 1]; k < k1; ++k) {
+          const double v = vp[k];
+          const double* xr = xp + static_cast<std::size_t>(ip[k]) * p;
+          for (arma::uword c = 0; c < p; ++c) yi[c] += v * xr[c];
+        }
+      }
     }
   }
   Y = Yt.t();

@@ -1,7 +1,7 @@
 // Diffusion maps (Coifman & Lafon 2006) on a sparse kernel: the eigen-solve of
 // the kNN-kernel route, in compressed form from the kernel to the
 // eigenvectors (no dense intermediate, no copy of the kernel beyond the one
-// matrix the solver works on).
+// matrix the solver works on, which LOBPCG renumbers in place).
 //
 // K: symmetric kernel with a unit diagonal. With q = K 1, the alpha-normalised
 // kernel K_a = Q^-alpha K Q^-alpha has row sums d, and the Markov matrix
@@ -19,6 +19,7 @@
 #include <armadillo>
 #include <manifoldOOS/core/eigen_sparse.h>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,59 @@ inline arma::vec symmetric_row_sums(const sp_mat_e& K) {
     s(j) = acc;
   }
   return s;
+}
+
+// K = W + I for a compressed square W with ascending row indices in each
+// column (the layout of a dgCMatrix), in one pass: 1 is added to a stored
+// diagonal entry or a diagonal entry is inserted. The kNN kernel's route
+// builds W without a diagonal and needs no intermediate copy of it.
+inline sp_mat_e add_unit_diagonal(long n, const int* ptr, const int* idx, const double* val) {
+  if (n < 1) throw input_error("the diffusion kernel must not be empty");
+  std::vector<int> extra(static_cast<std::size_t>(n), 1);
+  std::size_t total = 0;
+  for (long j = 0; j < n; ++j) {
+    for (int e = ptr[j]; e < ptr[j + 1]; ++e) {
+      if (idx[e] < 0 || idx[e] >= n || (e > ptr[j] && idx[e] <= idx[e - 1])) {
+        throw input_error("the diffusion kernel must have ascending row indices within each column");
+      }
+      if (idx[e] == j) extra[static_cast<std::size_t>(j)] = 0;
+    }
+    total += static_cast<std::size_t>(ptr[j + 1] - ptr[j] + extra[static_cast<std::size_t>(j)]);
+  }
+  if (total > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw input_error("the diffusion kernel has more than 2^31 - 1 entries");
+  }
+  sp_mat_e K(n, n);
+  K.resizeNonZeros(static_cast<Eigen::Index>(total));
+  int* op = K.outerIndexPtr();
+  int* ip = K.innerIndexPtr();
+  double* vp = K.valuePtr();
+  int at = 0;
+  for (long j = 0; j < n; ++j) {
+    op[j] = at;
+    bool placed = false;
+    for (int e = ptr[j]; e < ptr[j + 1]; ++e) {
+      const int i = idx[e];
+      if (!placed && i >= j) {
+        placed = true;
+        if (i == j) {
+          ip[at] = i;
+          vp[at++] = val[e] + 1.0;
+          continue;
+        }
+        ip[at] = static_cast<int>(j);
+        vp[at++] = 1.0;
+      }
+      ip[at] = i;
+      vp[at++] = val[e];
+    }
+    if (!placed) {
+      ip[at] = static_cast<int>(j);
+      vp[at++] = 1.0;
+    }
+  }
+  op[n] = at;
+  return K;
 }
 
 // K is taken by value and overwritten with L (pass a temporary or std::move:
@@ -90,7 +144,9 @@ inline diffusion_result diffusion_fit_sparse(sp_mat_e K, double alpha, int q,
   const bool iterative = o.method == eig_method::iterative ||
                          (o.method == eig_method::automatic && n > o.dense_max_n);
   if (iterative) {
-    eigen_result res = eigs_sparse_bottom_deflated(L, u, q, o);
+    // L is this function's own: the LOBPCG route renumbers it in place (held
+    // once, not twice) and restores it before returning
+    eigen_result res = eigs_sparse_bottom_deflated_in_place(L, u, q, o);
     const arma::vec uu = u / arma::norm(u);
     Eigen::Map<const Eigen::VectorXd> ue(uu.memptr(), n);
     out.values.set_size(q + 1);
