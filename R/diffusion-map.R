@@ -150,9 +150,9 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   } else NA_integer_
   if (kernel == "knn") {
     # the neighbour lists, the symmetrised kernel and its normalisations: a
-    # peak of about 130 bytes per point and kernel neighbour (2.06 GB for
+    # peak of about 90 bytes per point and kernel neighbour (1.40 GB for
     # 10^5 points and kernel_k = 150 in bench/atlas.R)
-    check_memory(130 * as.numeric(n) * kernel_k,
+    check_memory(90 * as.numeric(n) * kernel_k,
                  sprintf("the kNN kernel of %d points with kernel_k = %d", n, kernel_k), "kernel_k",
                  "use a smaller `kernel_k` (its default is 10 k).")
   } else {

@@ -196,7 +196,7 @@ test_that("bad input: classed errors naming the argument", {
 
 test_that("a kernel that cannot fit in memory is refused before it is built, naming the argument", {
   X <- swiss_roll(600, seed = 4)$x
-  # 130 bytes per point and kernel neighbour: 600 x 100 x 130 = 7.8 MB
+  # 90 bytes per point and kernel neighbour: 600 x 100 x 90 = 5.4 MB
   withr::local_options(manifoldOOS.memory_limit = 5e6)
   err <- expect_error(diffusion_map(X, 2, kernel = "knn", kernel_k = 100),
                       class = "manifoldOOS_memory_error")
