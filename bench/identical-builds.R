@@ -8,12 +8,13 @@
 # which snap) for fits of 10^4 rows with the exact and the HNSW search; and
 # the embeddings and eigenvalues of fits through the sparse eigen-solvers
 # (Laplacian eigenmaps and LTSA with LOBPCG, diffusion maps with the kNN
-# kernel by shift-invert and by LOBPCG).
+# kernel by shift-invert and by LOBPCG; the screen of the automatic choice
+# on a 3-D and a 50-D graph).
 # Written for changes meant to leave results unchanged (the kNN candidate
 # heap, PLML's feasibility check, the diffusion map's single search in
 # predict(), the kd-tree's candidate heap, the layout of PLML's assignment
 # solve, the kernel handed to the eigen-solve, block products with sparse
-# matrices). Run from the package root:
+# matrices, one breadth-first search for LOBPCG's order and the screen). Run from the package root:
 #   SAME_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/identical-builds.R
 source("bench/common.R")
 libs <- strsplit(Sys.getenv("SAME_LIBS"), ",", fixed = TRUE)[[1]]
@@ -56,6 +57,13 @@ if (length(libs) != 2L) {
   res$dm_fit_knn_alpha <- fit_parts(diffusion_map(x[1:10000, ], 3, k = 10, alpha = 0.5, kernel_k = 40))
   op <- options(manifoldOOS.lobpcg_min_n = 5000L, manifoldOOS.fill_screen_n = 0L)
   res$dm_fit_knn_lobpcg <- fit_parts(diffusion_map(x, 2, k = 15))
+  # the screen of the automatic choice (two breadth-first patches): its
+  # predictions are in the note
+  options(manifoldOOS.fill_screen_n = 8000L)
+  f <- laplacian_eigenmaps(x[, 1:3], 2, k = 12)
+  res$le_screen_3d <- c(fit_parts(f), note = f$solver$note)
+  f <- laplacian_eigenmaps(x, 2, k = 12)
+  res$le_screen_50d <- c(fit_parts(f), note = f$solver$note)
   options(op)
   saveRDS(res, "OUTFILE")
   cat(proc.time()[["elapsed"]] - t0, "\\n")'

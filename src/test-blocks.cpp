@@ -5,7 +5,8 @@
 // direct clique assembly against Eigen's
 // setFromTriplets, an operator on square_operator through the eigen-solver,
 // the string-option parser (parse_choice) with every table-driven parser, and
-// kNN lists and component connections read off a distance matrix.
+// kNN lists and component connections read off a distance matrix, and the
+// breadth-first search against a queue-based reference.
 // The solver blocks (vector kernels, updatable Cholesky, constrained
 // assignment, minimum spanning trees) are tested in test-blocks-solvers.cpp.
 #include <testthat.h>
@@ -32,6 +33,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -167,6 +169,98 @@ void expect_parser(const manifoldOOS::choice<E> (&names)[N], Parse parse, const 
 }
 
 }  // namespace
+
+context("breadth-first search block") {
+  // a random symmetric graph as compressed columns (ascending rows), with
+  // several components; the reference search keeps a std::deque and reads the
+  // neighbours in the same order
+  auto random_graph = [](int n, int edges, unsigned seed, std::vector<int>& ptr, std::vector<int>& idx) {
+    std::mt19937 gen(seed);
+    std::uniform_int_distribution<int> node(0, n - 1);
+    std::vector<std::vector<int>> adj(n);
+    for (int e = 0; e < edges; ++e) {
+      const int a = node(gen), b = node(gen);
+      if (a == b) continue;
+      adj[a].push_back(b);
+      adj[b].push_back(a);
+    }
+    ptr.assign(1, 0);
+    idx.clear();
+    for (int j = 0; j < n; ++j) {
+      std::sort(adj[j].begin(), adj[j].end());
+      adj[j].erase(std::unique(adj[j].begin(), adj[j].end()), adj[j].end());
+      idx.insert(idx.end(), adj[j].begin(), adj[j].end());
+      ptr.push_back(static_cast<int>(idx.size()));
+    }
+  };
+  auto reference = [](const std::vector<int>& ptr, const std::vector<int>& idx, int start,
+                      std::vector<bool>& seen) {
+    std::vector<int> out;
+    std::deque<int> q{start};
+    seen[start] = true;
+    while (!q.empty()) {
+      const int i = q.front();
+      q.pop_front();
+      out.push_back(i);
+      for (int e = ptr[i]; e < ptr[i + 1]; ++e) {
+        if (!seen[idx[e]]) {
+          seen[idx[e]] = true;
+          q.push_back(idx[e]);
+        }
+      }
+    }
+    return out;
+  };
+  test_that("the search equals a queue-based reference; a limited search is its prefix") {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+      const int n = 40 + 10 * static_cast<int>(seed);
+      std::vector<int> ptr, idx;
+      random_graph(n, n, seed, ptr, idx);  // sparse: several components
+      const int start = static_cast<int>(seed * 7) % n;
+      std::vector<bool> seen(n, false);
+      const std::vector<int> ref = reference(ptr, idx, start, seen);
+      std::vector<char> mark(n, 0);
+      std::vector<int> order;
+      manifoldOOS::breadth_first(ptr.data(), idx.data(), start, mark, order);
+      expect_true(order == ref);
+      bool same_marks = true;
+      for (int i = 0; i < n; ++i) same_marks = same_marks && (bool(mark[i]) == bool(seen[i]));
+      expect_true(same_marks);
+      for (long limit : {0L, 1L, 2L, 5L, static_cast<long>(ref.size()), static_cast<long>(ref.size()) + 3}) {
+        std::vector<char> m2(n, 0);
+        std::vector<int> part;
+        manifoldOOS::breadth_first(ptr.data(), idx.data(), start, m2, part, limit);
+        const std::size_t want = std::min<std::size_t>(static_cast<std::size_t>(limit), ref.size());
+        expect_true(part.size() == want);
+        expect_true(std::equal(part.begin(), part.end(), ref.begin()));
+      }
+    }
+  }
+  test_that("flagged nodes are skipped and the search appends to what the order holds") {
+    std::vector<int> ptr, idx;
+    random_graph(300, 450, 99, ptr, idx);
+    const int n = 300;
+    // every component, one search each, appended to one order: a permutation
+    std::vector<char> mark(n, 0);
+    std::vector<int> order;
+    for (int s = 0; s < n; ++s) {
+      if (!mark[s]) manifoldOOS::breadth_first(ptr.data(), idx.data(), s, mark, order);
+    }
+    std::vector<int> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    expect_true(sorted == all);
+    // a flagged node blocks the search from passing through it
+    std::vector<int> pp{0, 1, 3, 5, 6}, ii{1, 0, 2, 1, 3, 2};  // the path 0 - 1 - 2 - 3
+    std::vector<char> m3(4, 0);
+    m3[2] = 1;
+    std::vector<int> o3{7};  // held before: kept
+    manifoldOOS::breadth_first(pp.data(), ii.data(), 0, m3, o3);
+    expect_true(o3 == std::vector<int>({7, 0, 1}));
+    expect_true(m3[3] == 0);
+  }
+}
 
 context("kNN block") {
   test_that("kd-tree and brute force equal the brute-force reference, ties included") {

@@ -10,6 +10,7 @@
 
 #include <manifoldOOS/core/common.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
+#include <manifoldOOS/blocks/graph.h>
 
 namespace manifoldOOS {
 
@@ -100,27 +101,11 @@ static std::vector<int> bfs_order(const Eigen::SparseMatrix<double>& A) {
   order.reserve(n);
   std::vector<char> seen(n, 0), probe(n, 0);
   std::vector<int> queue;
-  auto bfs = [&](int s, std::vector<char>& mark, std::vector<int>& out) {
-    std::size_t head = out.size();
-    out.push_back(s);
-    mark[s] = 1;
-    while (head < out.size()) {
-      const int i = out[head++];
-      for (long k = op[i]; k < op[i + 1]; ++k) {
-        const int j = ip[k];
-        if (!mark[j]) {
-          mark[j] = 1;
-          out.push_back(j);
-        }
-      }
-    }
-  };
   for (long s = 0; s < n; ++s) {
     if (seen[s]) continue;
     queue.clear();
-    bfs(static_cast<int>(s), probe, queue);   // the component; its last node is far from s
-    const int start = queue.back();
-    bfs(start, seen, order);
+    breadth_first(op, ip, static_cast<int>(s), probe, queue);  // the component; its last node is far from s
+    breadth_first(op, ip, queue.back(), seen, order);
   }
   return order;
 }

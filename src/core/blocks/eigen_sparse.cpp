@@ -17,6 +17,7 @@
 
 #include <manifoldOOS/blocks/eigen_deflate.h>
 #include <manifoldOOS/blocks/eigen_lobpcg.h>
+#include <manifoldOOS/blocks/graph.h>
 #include <manifoldOOS/blocks/linalg.h>
 #include <manifoldOOS/blocks/spd_factor.h>
 
@@ -976,18 +977,19 @@ std::pair<sp_mat_e, sp_mat_e> bfs_patches(const sp_mat_e& A, long m) {
   const long n = A.rows();
   std::vector<int> order;
   order.reserve(static_cast<std::size_t>(m));
-  std::vector<int> at(static_cast<std::size_t>(n), -1);
-  order.push_back(0);
-  at[0] = 0;
-  for (std::size_t h = 0; h < order.size() && static_cast<long>(order.size()) < m; ++h) {
-    for (sp_mat_e::InnerIterator it(A, order[h]); it; ++it) {
-      const int u = static_cast<int>(it.row());
-      if (at[u] >= 0) continue;
-      at[u] = static_cast<int>(order.size());
-      order.push_back(u);
-      if (static_cast<long>(order.size()) >= m) break;
+  {
+    std::vector<char> mark(static_cast<std::size_t>(n), 0);
+    sp_mat_e compressed;
+    const sp_mat_e* G = &A;
+    if (!A.isCompressed()) {
+      compressed = A;
+      compressed.makeCompressed();
+      G = &compressed;
     }
+    breadth_first(G->outerIndexPtr(), G->innerIndexPtr(), 0, mark, order, m);
   }
+  std::vector<int> at(static_cast<std::size_t>(n), -1);
+  for (std::size_t r = 0; r < order.size(); ++r) at[static_cast<std::size_t>(order[r])] = static_cast<int>(r);
   auto patch = [&](long size) {
     std::vector<Eigen::Triplet<double>> t;
     for (long col = 0; col < size; ++col) {

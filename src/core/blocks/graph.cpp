@@ -249,6 +249,25 @@ bandwidth_result bandwidth_median_knn(const double* dist, int n, int k, double r
   return bandwidth_floor(med, ref_max);
 }
 
+void breadth_first(const int* ptr, const int* idx, int start, std::vector<char>& mark,
+                   std::vector<int>& order, long limit) {
+  const std::size_t cap = limit < 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(limit);
+  if (order.size() >= cap) return;
+  std::size_t head = order.size();
+  order.push_back(start);
+  mark[static_cast<std::size_t>(start)] = 1;
+  while (head < order.size() && order.size() < cap) {
+    const int i = order[head++];
+    for (int e = ptr[i]; e < ptr[i + 1]; ++e) {
+      const int j = idx[e];
+      if (mark[static_cast<std::size_t>(j)]) continue;
+      mark[static_cast<std::size_t>(j)] = 1;
+      order.push_back(j);
+      if (order.size() >= cap) return;
+    }
+  }
+}
+
 components_result connected_components(const csc_view& A) {
   if (A.n_rows != A.n_cols) throw input_error("connected_components needs a square matrix.");
   const int n = A.n_cols;

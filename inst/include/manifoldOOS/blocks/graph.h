@@ -109,6 +109,17 @@ components_result connected_components(const csc_view& A);
 // mutual rule when mutual = true). Returns -1 when even kmax does not connect.
 int smallest_connecting_k(const int* idx, int n, int kmax, bool mutual);
 
+// ---- breadth-first search -------------------------------------------------
+// Breadth-first search of the graph whose edges are the stored entries of a
+// compressed square matrix (the neighbours of node i are idx[ptr[i]] ..
+// idx[ptr[i + 1] - 1], in that order): appends to `order` the nodes reached
+// from `start` that `mark` does not flag, in the order they are reached,
+// flagging them, and stops as soon as `order` holds `limit` nodes (limit < 0:
+// no limit). `start` must not be flagged. The nodes of a search that stops
+// early are the first ones of the full search.
+void breadth_first(const int* ptr, const int* idx, int start, std::vector<char>& mark,
+                   std::vector<int>& order, long limit = -1);
+
 // ---- union-find -----------------------------------------------------------
 // Disjoint sets with path halving and union by size (components, Kruskal;
 // shared by graph_core.cpp and plml.h; member functions are inline).
