@@ -39,8 +39,11 @@
 #'
 #' **Eigen-solver.** Dense kernel: the top `ndim + 1` eigenpairs of \eqn{A}
 #' (LAPACK for small `n`, matrix-free Lanczos above). kNN kernel: the bottom
-#' pairs of the sparse \eqn{I - A} (dense LAPACK up to `dense_max_n` points,
-#' sparse shift-invert Lanczos above).
+#' pairs of the sparse \eqn{I - A} (dense LAPACK up to `dense_max_n` points;
+#' above, the trivial pair deflated, by sparse shift-invert Lanczos or by
+#' LOBPCG with an algebraic multigrid preconditioner, chosen automatically
+#' as for [laplacian_eigenmaps()] with `eigen_solver = "auto"`). The path
+#' taken is recorded in `fit$solver`.
 #'
 #' **Out-of-sample extension** (`predict(fit, newdata)`, `method =
 #' "nystrom"`). A new point \eqn{x} gets kernel values \eqn{k(x, x_j)} over all
