@@ -150,3 +150,12 @@ run_in_build <- function(lib, code) {
   as.numeric(strsplit(trimws(utils::tail(system2(file.path(R.home("bin"), "Rscript"), f, stdout = TRUE), 1)),
                       " +")[[1]])
 }
+
+# The two library paths (old build first) of the comma-separated variable
+# `var` of a two-build script, or NULL (with a message) when it is not set so.
+build_libs <- function(var, script) {
+  libs <- strsplit(Sys.getenv(var), ",", fixed = TRUE)[[1]]
+  if (length(libs) == 2L) return(libs)
+  message(sprintf("%s: set %s to two library paths (old build first); skipped", script, var))
+  NULL
+}

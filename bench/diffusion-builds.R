@@ -10,12 +10,10 @@
 #   DIFF_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/diffusion-builds.R
 # (DIFF_N, default 1e5; DIFF_REPS, default 2)
 source("bench/common.R")
-libs <- strsplit(Sys.getenv("DIFF_LIBS"), ",", fixed = TRUE)[[1]]
+libs <- build_libs("DIFF_LIBS", "diffusion-builds")
 n <- as.numeric(Sys.getenv("DIFF_N", "1e5"))
 reps <- as.integer(Sys.getenv("DIFF_REPS", "2"))
-if (length(libs) != 2L) {
-  message("diffusion-builds: set DIFF_LIBS to two library paths (old build first); skipped")
-} else {
+if (!is.null(libs)) {
   outs <- c(tempfile(fileext = ".rds"), tempfile(fileext = ".rds"))
   code <- function(fit, out) c('source("bench/common.R")',
     sprintf('X <- rotated_roll(%.0f, 7, noise = 0.3, p = 50L, block = 2e5)$x', n),

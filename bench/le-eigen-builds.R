@@ -8,12 +8,10 @@
 # are compared across days. Run from the package root:
 #   LEEIG_LIBS=/path/to/old/lib,/path/to/new/lib LEEIG_N=1e6 Rscript bench/le-eigen-builds.R
 source("bench/common.R")
-libs <- strsplit(Sys.getenv("LEEIG_LIBS"), ",", fixed = TRUE)[[1]]
+libs <- build_libs("LEEIG_LIBS", "le-eigen-builds")
 n <- as.numeric(Sys.getenv("LEEIG_N", "1e6"))
 reps <- as.integer(Sys.getenv("LEEIG_REPS", "1"))
-if (length(libs) != 2L) {
-  message("le-eigen-builds: set LEEIG_LIBS to two library paths (old build first); skipped")
-} else {
+if (!is.null(libs)) {
   wfile <- tempfile(fileext = ".rds")
   on.exit(unlink(wfile), add = TRUE)
   Sys.setenv(R_LIBS = libs[2])
