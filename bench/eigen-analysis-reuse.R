@@ -11,12 +11,10 @@
 # Run from the package root:
 #   EIG_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/eigen-analysis-reuse.R
 source("bench/common.R")
-libs <- strsplit(Sys.getenv("EIG_LIBS"), ",", fixed = TRUE)[[1]]
+libs <- build_libs("EIG_LIBS", "eigen-analysis-reuse")
 reps <- as.integer(Sys.getenv("EIG_REPS", "3"))
 sizes <- as.numeric(strsplit(Sys.getenv("EIG_N", "2e4,5e4"), ",")[[1]])
-if (length(libs) != 2L) {
-  message("eigen-analysis-reuse: set EIG_LIBS to two library paths (old build first); skipped")
-} else {
+if (!is.null(libs)) {
   suppressPackageStartupMessages(library(manifoldOOS, lib.loc = libs[2]))
   rows <- list()
   for (n in sizes) {

@@ -8,11 +8,9 @@
 # noise = 0.3, p = 50)).
 source("bench/common.R")
 n <- as.numeric(Sys.getenv("HNSW_N", "2e5"))
-libs <- strsplit(Sys.getenv("HNSW_LIBS"), ",", fixed = TRUE)[[1]]
+libs <- build_libs("HNSW_LIBS", "hnsw-self-order")
 reps <- as.integer(Sys.getenv("HNSW_REPS", "2"))
-if (length(libs) != 2L) {
-  message("hnsw-self-order: set HNSW_LIBS to two library paths (old build first); skipped")
-} else {
+if (!is.null(libs)) {
   x <- unname(rotated_roll(n, 7, noise = 0.3, p = 50L, block = 2e5)$x)
   xf <- tempfile(fileext = ".rds")
   saveRDS(x, xf)

@@ -17,10 +17,8 @@
 # matrices, one breadth-first search for LOBPCG's order and the screen). Run from the package root:
 #   SAME_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/identical-builds.R
 source("bench/common.R")
-libs <- strsplit(Sys.getenv("SAME_LIBS"), ",", fixed = TRUE)[[1]]
-if (length(libs) != 2L) {
-  message("identical-builds: set SAME_LIBS to two library paths; skipped")
-} else {
+libs <- build_libs("SAME_LIBS", "identical-builds")
+if (!is.null(libs)) {
   outs <- c(tempfile(fileext = ".rds"), tempfile(fileext = ".rds"))
   code <- 'd <- rotated_roll(25000, 7, noise = 0.3, p = 50L)$x
   x <- d[1:20000, ]; xn <- d[20001:25000, ]

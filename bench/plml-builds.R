@@ -11,11 +11,9 @@
 # solve. Run from the package root:
 #   PLML_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/plml-builds.R
 source("bench/common.R")
-libs <- strsplit(Sys.getenv("PLML_LIBS"), ",", fixed = TRUE)[[1]]
+libs <- build_libs("PLML_LIBS", "plml-builds")
 reps <- as.integer(Sys.getenv("PLML_REPS", "5"))
-if (length(libs) != 2L) {
-  message("plml-builds: set PLML_LIBS to two library paths (old build first); skipped")
-} else {
+if (!is.null(libs)) {
   one <- function(lib, out) {
     run_in_build(lib, sprintf('other_roll <- function(n, seed) {
     set.seed(seed); t <- 1.5 * pi * (1 + 2 * runif(n)); y <- 21 * runif(n)
