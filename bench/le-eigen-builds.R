@@ -30,7 +30,7 @@ if (!is.null(libs)) {
       't0 <- proc.time()[["elapsed"]]',
       'm <- ns$core(ns$.mo_le_fit_sparse(W, "generalized", 2L, ns$le_eig_opts("lobpcg")))',
       'cat("RESULT eigen_s", proc.time()[["elapsed"]] - t0, "\\n")',
-      sprintf('saveRDS(list(m$values, m$vectors), "%s")', outs[i])))
+      sprintf('saveRDS(list(m$values, m$Y), "%s")', outs[i])))
     rows[[length(rows) + 1L]] <- data.frame(build = c("old", "new")[i], rep = r, eigen_s = b$values[["eigen_s"]],
                                             peak_rss_mb = b$rss)
   }

@@ -2,10 +2,12 @@
 // block tests from tests/testthat/test-cpp.R: the SIMD vector kernels against
 // plain loops (and a query's dot products independent of its batch), the
 // updatable Cholesky factor, the constrained assignment against exhaustive
-// search, and the minimum spanning trees against a plain Prim.
+// search, the minimum spanning trees against a plain Prim, and the panel
+// products of tall blocks against loops in their stated summation order.
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/constrained_assignment.h>
+#include <manifoldOOS/blocks/dense_crossprod.h>
 #include <manifoldOOS/blocks/mst.h>
 #include <manifoldOOS/blocks/updatable_cholesky.h>
 #include <manifoldOOS/blocks/vector_kernels.h>
@@ -20,6 +22,47 @@
 #include "test-helpers.h"
 
 namespace {
+
+// The panels of tall_crossprod() / tall_times(): one below 16384 rows, else
+// 8192 rows each (the last one shorter).
+std::vector<std::pair<arma::uword, arma::uword>> tall_panel_ranges(arma::uword n) {
+  std::vector<std::pair<arma::uword, arma::uword>> out;
+  if (n == 0) return out;
+  if (n < 16384) return {{0, n - 1}};
+  for (arma::uword r0 = 0; r0 < n; r0 += 8192) out.emplace_back(r0, std::min(n, r0 + 8192) - 1);
+  return out;
+}
+
+// A' B by plain loops: per panel, each entry summed from zero over the rows
+// in order; the panels added in order.
+arma::mat crossprod_reference(const arma::mat& A, const arma::mat& B) {
+  arma::mat G(A.n_cols, B.n_cols, arma::fill::zeros);
+  bool first = true;
+  for (const auto& pr : tall_panel_ranges(A.n_rows)) {
+    arma::mat part(A.n_cols, B.n_cols);
+    for (arma::uword a = 0; a < A.n_cols; ++a)
+      for (arma::uword b = 0; b < B.n_cols; ++b) {
+        double s = 0.0;
+        for (arma::uword i = pr.first; i <= pr.second; ++i) s += A(i, a) * B(i, b);
+        part(a, b) = s;
+      }
+    if (first) G = part; else G += part;
+    first = false;
+  }
+  return G;
+}
+
+// A C by plain loops: each entry summed from zero over the columns of A in order.
+arma::mat times_reference(const arma::mat& A, const arma::mat& C) {
+  arma::mat Y(A.n_rows, C.n_cols);
+  for (arma::uword i = 0; i < A.n_rows; ++i)
+    for (arma::uword j = 0; j < C.n_cols; ++j) {
+      double s = 0.0;
+      for (arma::uword l = 0; l < A.n_cols; ++l) s += C(l, j) * A(i, l);
+      Y(i, j) = s;
+    }
+  return Y;
+}
 
 // Plain O(n^2) Prim on the complete Euclidean graph: the MST's total weight.
 double prim_weight(const arma::mat& X) {
@@ -354,5 +397,46 @@ context("minimum spanning tree block") {
     expect_true((tree[0].i == 2 && tree[0].j == 3));
     expect_true((tree[1].i == 0 && tree[1].j == 1));
     expect_true((tree[2].i == 0 && tree[2].j == 2));  // (0, 2) before (1, 2) at equal weight
+  }
+}
+
+context("panel products of tall blocks") {
+  test_that("A' B and A C equal loops in the stated order bit for bit, for any thread count") {
+    // row counts: tiny, not a multiple of 8, one panel, just at the split,
+    // several panels with a short last one; column counts exercising every
+    // tile remainder (1 to 4 columns of B, an odd number of columns of A)
+    const arma::uword rows[] = {3, 13, 5000, 16384, 40001};
+    const arma::uword cols[][2] = {{1, 1}, {2, 3}, {5, 5}, {5, 10}, {7, 6}, {10, 4}};
+    unsigned seed = 1;
+    for (arma::uword n : rows)
+      for (const auto& pq : cols) {
+        const arma::mat A = random_points(n, pq[0], seed++);
+        const arma::mat B = random_points(n, pq[1], seed++);
+        const arma::mat C = random_points(pq[0], pq[1], seed++);
+        const arma::mat G = manifoldOOS::tall_crossprod(A, B, 1);
+        const arma::mat Y = manifoldOOS::tall_times(A, C, 1);
+        expect_true(arma::approx_equal(G, crossprod_reference(A, B), "absdiff", 0.0));
+        expect_true(arma::approx_equal(Y, times_reference(A, C), "absdiff", 0.0));
+        expect_true(arma::approx_equal(manifoldOOS::tall_crossprod(A, B, 2), G, "absdiff", 0.0));
+        expect_true(arma::approx_equal(manifoldOOS::tall_times(A, C, 2), Y, "absdiff", 0.0));
+        // and they are the products (to rounding)
+        const bool near = arma::approx_equal(G, A.t() * B, "absdiff", 1e-9);
+        expect_true(near);
+        expect_true(arma::approx_equal(Y, A * C, "absdiff", 1e-10));
+      }
+    expect_true(manifoldOOS::tall_panels(0) == 0u);
+    expect_true(manifoldOOS::tall_panels(16383) == 1u);
+    expect_true(manifoldOOS::tall_panels(16384) == 2u);
+    expect_true(manifoldOOS::tall_panels(40001) == 5u);
+  }
+
+  test_that("empty blocks give zero products of the right shape") {
+    const arma::mat A(100, 0), B = random_points(100, 3, 9);
+    const arma::mat G = manifoldOOS::tall_crossprod(A, B, 2);
+    const bool g_shape = G.n_rows == 0 && G.n_cols == 3;
+    expect_true(g_shape);
+    const arma::mat Y = manifoldOOS::tall_times(A, arma::mat(0, 4), 2);
+    const bool y_zero = Y.n_rows == 100 && Y.n_cols == 4 && arma::accu(arma::abs(Y)) == 0.0;
+    expect_true(y_zero);
   }
 }

@@ -1,4 +1,5 @@
-// Blocked cross-product A' A (see inst/include/manifoldOOS/blocks/dense_crossprod.h).
+// Dense products of tall blocks: the blocked cross-product A' A and the
+// panel products A' B and A C (see inst/include/manifoldOOS/blocks/dense_crossprod.h).
 #include <manifoldOOS/blocks/dense_crossprod.h>
 
 #include <manifoldOOS/core/common.h>
@@ -158,6 +159,159 @@ arma::mat crossprod_cols(const arma::mat& A, arma::uword c0, arma::uword c1, int
   for (arma::uword j = 0; j < p; ++j)
     for (arma::uword i = j + 1; i < p; ++i) C(j, i) = C(i, j);
   return C;
+}
+
+namespace {
+
+constexpr arma::uword panel_rows = 8192;
+
+// Runs body(b, r0, r1) on every row panel b = [r0, r1] of 0..n-1, threaded:
+// one panel below 2 panel_rows rows, else fixed panels of panel_rows rows.
+template <class Body>
+void for_panels(arma::uword n, int n_threads, Body body) {
+  if (n == 0) return;
+  if (n < 2 * panel_rows) {
+    body(0, 0, n - 1);
+    return;
+  }
+  const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+#endif
+  for (long b = 0; b < long(n_panels); ++b) {
+    const arma::uword r0 = arma::uword(b) * panel_rows;
+    body(arma::uword(b), r0, std::min(n, r0 + panel_rows) - 1);
+  }
+}
+
+// The panel products below read the panel in place (no copies of its rows)
+// and keep several independent sums in registers at once; each sum runs in
+// the order stated in dense_crossprod.h.
+
+// The PA x PB sums (PA <= 2, PB <= 4) of columns a, a + 1 of A and b .. b + 3
+// of B over the rows r0 .. r0 + len - 1, each in its own register, into G.
+template <int PA, int PB>
+void tprod_tile(const arma::mat& A, const arma::mat& B, arma::uword a, arma::uword b, arma::uword r0,
+                       arma::uword len, double* G, arma::uword ldg) {
+  static_assert(PA >= 1 && PA <= 2 && PB >= 1 && PB <= 4, "tile sizes");
+  const double* x0 = A.colptr(a) + r0;
+  const double* x1 = A.colptr(a + PA - 1) + r0;
+  const double* y0 = B.colptr(b) + r0;
+  const double* y1 = B.colptr(b + (PB > 1 ? 1 : 0)) + r0;
+  const double* y2 = B.colptr(b + (PB > 2 ? 2 : 0)) + r0;
+  const double* y3 = B.colptr(b + (PB > 3 ? 3 : 0)) + r0;
+  double s00 = 0.0, s01 = 0.0, s02 = 0.0, s03 = 0.0, s10 = 0.0, s11 = 0.0, s12 = 0.0, s13 = 0.0;
+  for (arma::uword i = 0; i < len; ++i) {
+    const double u0 = x0[i];
+    s00 += u0 * y0[i];
+    if constexpr (PB > 1) s01 += u0 * y1[i];
+    if constexpr (PB > 2) s02 += u0 * y2[i];
+    if constexpr (PB > 3) s03 += u0 * y3[i];
+    if constexpr (PA > 1) {
+      const double u1 = x1[i];
+      s10 += u1 * y0[i];
+      if constexpr (PB > 1) s11 += u1 * y1[i];
+      if constexpr (PB > 2) s12 += u1 * y2[i];
+      if constexpr (PB > 3) s13 += u1 * y3[i];
+    }
+  }
+  const double s[2][4] = {{s00, s01, s02, s03}, {s10, s11, s12, s13}};
+  for (int r = 0; r < PA; ++r)
+    for (int c = 0; c < PB; ++c) G[a + r + (b + c) * ldg] = s[r][c];
+}
+
+template <int PA>
+void tprod_rows(const arma::mat& A, const arma::mat& B, arma::uword a, arma::uword r0, arma::uword len,
+                       double* G, arma::uword ldg) {
+  const arma::uword q = B.n_cols;
+  arma::uword b = 0;
+  for (; b + 4 <= q; b += 4) tprod_tile<PA, 4>(A, B, a, b, r0, len, G, ldg);
+  switch (q - b) {
+    case 3: tprod_tile<PA, 3>(A, B, a, b, r0, len, G, ldg); break;
+    case 2: tprod_tile<PA, 2>(A, B, a, b, r0, len, G, ldg); break;
+    case 1: tprod_tile<PA, 1>(A, B, a, b, r0, len, G, ldg); break;
+    default: break;
+  }
+}
+
+// G (p x q, column-major) = A(r0:r1, :)' B(r0:r1, :), in tiles of 2 x 4 sums
+void tprod_panel(const arma::mat& A, const arma::mat& B, arma::uword r0, arma::uword r1, double* G) {
+  const arma::uword p = A.n_cols, len = r1 - r0 + 1;
+  arma::uword a = 0;
+  for (; a + 2 <= p; a += 2) tprod_rows<2>(A, B, a, r0, len, G, p);
+  if (a < p) tprod_rows<1>(A, B, a, r0, len, G, p);
+}
+
+// Y(r0:r1, :) = A(r0:r1, :) C: strips of 8 rows, one column of Y at a time
+void prod_panel(const arma::mat& A, const arma::mat& C, arma::uword r0, arma::uword r1, arma::mat& Y) {
+  constexpr arma::uword strip = 8;
+  const arma::uword k = A.n_cols, q = C.n_cols;
+  arma::uword i0 = r0;
+  for (; i0 + strip <= r1 + 1; i0 += strip) {
+    for (arma::uword j = 0; j < q; ++j) {
+      // eight named sums: an array of them is kept in memory by the compiler
+      double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0, a5 = 0.0, a6 = 0.0, a7 = 0.0;
+      const double* c = C.colptr(j);
+      for (arma::uword l = 0; l < k; ++l) {
+        const double t = c[l];
+        const double* x = A.colptr(l) + i0;
+        a0 += t * x[0];
+        a1 += t * x[1];
+        a2 += t * x[2];
+        a3 += t * x[3];
+        a4 += t * x[4];
+        a5 += t * x[5];
+        a6 += t * x[6];
+        a7 += t * x[7];
+      }
+      double* y = Y.colptr(j) + i0;
+      y[0] = a0;
+      y[1] = a1;
+      y[2] = a2;
+      y[3] = a3;
+      y[4] = a4;
+      y[5] = a5;
+      y[6] = a6;
+      y[7] = a7;
+    }
+  }
+  for (; i0 <= r1; ++i0)
+    for (arma::uword j = 0; j < q; ++j) {
+      double s = 0.0;
+      for (arma::uword l = 0; l < k; ++l) s += C(l, j) * A(i0, l);
+      Y(i0, j) = s;
+    }
+}
+
+}  // namespace
+
+arma::uword tall_panels(arma::uword n) { return n < 2 * panel_rows ? (n > 0 ? 1 : 0) : (n + panel_rows - 1) / panel_rows; }
+
+arma::mat tall_crossprod(const arma::mat& A, const arma::mat& B, int n_threads) {
+  if (A.n_rows != B.n_rows) throw error("internal: tall_crossprod of blocks with different row counts");
+  const arma::uword p = A.n_cols, q = B.n_cols;
+  const arma::uword np = tall_panels(A.n_rows);
+  if (np == 0 || p == 0 || q == 0) return arma::mat(p, q, arma::fill::zeros);
+  arma::cube part(p, q, np);
+  for_panels(A.n_rows, n_threads, [&](arma::uword b, arma::uword r0, arma::uword r1) {
+    tprod_panel(A, B, r0, r1, part.slice_memptr(b));
+  });
+  arma::mat G = part.slice(0);
+  for (arma::uword b = 1; b < np; ++b) G += part.slice(b);
+  return G;
+}
+
+arma::mat tall_times(const arma::mat& A, const arma::mat& C, int n_threads) {
+  if (A.n_cols != C.n_rows) throw error("internal: tall_times of blocks of non-conformable sizes");
+  arma::mat Y(A.n_rows, C.n_cols);
+  if (A.n_cols == 0) {
+    Y.zeros();
+    return Y;
+  }
+  for_panels(A.n_rows, n_threads, [&](arma::uword, arma::uword r0, arma::uword r1) { prod_panel(A, C, r0, r1, Y); });
+  return Y;
 }
 
 }  // namespace manifoldOOS

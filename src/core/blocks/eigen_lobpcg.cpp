@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <manifoldOOS/core/common.h>
+#include <manifoldOOS/blocks/dense_crossprod.h>
 #include <manifoldOOS/blocks/eigen_sparse.h>
 #include <manifoldOOS/blocks/graph.h>
 
@@ -16,48 +17,13 @@ namespace manifoldOOS {
 
 namespace lobpcg_detail {
 
-// Products of tall n x p blocks with small p, threaded over fixed row panels
-// (the panels and the order of their sums do not depend on the number of
-// threads, so neither do the results): the reference BLAS of a default R
-// runs them on one core and they dominate the iterations at n = 10^6.
-static constexpr arma::uword panel_rows = 8192;
-
-// Runs body(b, r0, r1) on every fixed row panel b = [r0, r1] of 0..n-1, threaded.
-template <class Body>
-static void for_panels(arma::uword n, int n_threads, Body body) {
-  const arma::uword n_panels = (n + panel_rows - 1) / panel_rows;
-  const int nt = resolve_threads(n_threads);
-  (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-#endif
-  for (long b = 0; b < long(n_panels); ++b) {
-    const arma::uword r0 = arma::uword(b) * panel_rows;
-    body(arma::uword(b), r0, std::min(n, r0 + panel_rows) - 1);
-  }
-}
-
-// A' B (p x q): per-panel products summed in panel order
+// The products of tall n x p blocks with small p: tall_crossprod() and
+// tall_times() of <manifoldOOS/blocks/dense_crossprod.h> (threaded over fixed
+// row panels; the results do not depend on the number of threads or the BLAS).
 static arma::mat tprod(const arma::mat& A, const arma::mat& B, int n_threads) {
-  const arma::uword n = A.n_rows;
-  if (n < 2 * panel_rows) return A.t() * B;
-  std::vector<arma::mat> part((n + panel_rows - 1) / panel_rows);
-  for_panels(n, n_threads, [&](arma::uword b, arma::uword r0, arma::uword r1) {
-    part[b] = A.rows(r0, r1).t() * B.rows(r0, r1);
-  });
-  arma::mat G = std::move(part[0]);
-  for (arma::uword b = 1; b < part.size(); ++b) G += part[b];
-  return G;
+  return tall_crossprod(A, B, n_threads);
 }
-
-// A C (n x q) for a small C
-static arma::mat prod(const arma::mat& A, const arma::mat& C, int n_threads) {
-  const arma::uword n = A.n_rows;
-  if (n < 2 * panel_rows) return A * C;
-  arma::mat Y(n, C.n_cols);
-  for_panels(n, n_threads, [&](arma::uword, arma::uword r0, arma::uword r1) { Y.rows(r0, r1) = A.rows(r0, r1) * C; });
-  return Y;
-}
+static arma::mat prod(const arma::mat& A, const arma::mat& C, int n_threads) { return tall_times(A, C, n_threads); }
 
 // Orthonormal basis of the span of S's columns, numerically dependent
 // directions dropped: columns scaled to unit norm, then S V Lambda^{-1/2}
