@@ -15,13 +15,13 @@ using sp_mat_r = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 namespace amg_detail {
 
-// The rows of Y' = (M X)' for P columns known at compile time: the P sums of
-// a row stay in registers (the runtime-width loop below stores them after
-// every entry, as yi may alias xr for the compiler). Each sum runs over the
-// row's entries in the same order in both loops, so the result is the same.
+// Columns [0, P) of Y = M X for P columns known at compile time, X and Y
+// column-major (leading dimensions ldx and ldy): row i of Y is the sum over
+// the stored entries (i, j) of the outer vector i of M of M(i, j) X(j, :),
+// in the order of the entries. The P sums of a row stay in registers.
 template <int P>
-static void outer_times_rows(const int* op, const int* ip, const double* vp, const double* xp,
-                             double* yp, long n_out, int nt) {
+static void outer_times_cols(const int* op, const int* ip, const double* vp, const double* xp, long ldx, double* yp,
+                             long ldy, long n_out, bool add, int nt) {
   (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) if (nt > 1 && n_out > 4096) schedule(static)
@@ -31,62 +31,80 @@ static void outer_times_rows(const int* op, const int* ip, const double* vp, con
     for (int c = 0; c < P; ++c) acc[c] = 0.0;
     for (long k = op[i], k1 = op[i + 1]; k < k1; ++k) {
       const double v = vp[k];
-      const double* xr = xp + static_cast<std::size_t>(ip[k]) * P;
-      for (int c = 0; c < P; ++c) acc[c] += v * xr[c];
+      const double* xj = xp + ip[k];
+      for (int c = 0; c < P; ++c) acc[c] += v * xj[static_cast<std::size_t>(c) * ldx];
     }
-    double* yi = yp + static_cast<std::size_t>(i) * P;
-    for (int c = 0; c < P; ++c) yi[c] = acc[c];
+    if (add) {
+      for (int c = 0; c < P; ++c) yp[static_cast<std::size_t>(c) * ldy + i] += acc[c];
+    } else {
+      for (int c = 0; c < P; ++c) yp[static_cast<std::size_t>(c) * ldy + i] = acc[c];
+    }
   }
 }
 
 // Y(i, :) = sum over the stored entries (i, j) of the outer vector i of M of
-// M(i, j) X(j, :): for a row-major matrix that is M X, for a symmetric
-// column-major one too.
+// M(i, j) X(j, :) (or Y(i, :) + that sum, when add): for a row-major matrix
+// that is M X, for a symmetric column-major one too. Y must have
+// M.outerSize() rows and X's columns. The columns are taken 8 at a time;
+// each column's sum runs over the row's entries in order from zero, as in a
+// column-by-column product, and is then stored (or added to Y's entry).
 template <class Sp>
-static arma::mat outer_times(const Sp& M, const arma::mat& X, int n_threads) {
+static void outer_times_into(const Sp& M, const arma::mat& X, arma::mat& Y, bool add, int n_threads) {
   const long n_out = M.outerSize();
   const arma::uword p = X.n_cols;
-  arma::mat Y(n_out, p);
-  if (p == 0 || n_out == 0) return Y;
+  if (long(Y.n_rows) != n_out || Y.n_cols != p) throw error("internal: outer_times_into with a wrongly sized result");
+  if (p == 0 || n_out == 0) return;
   const auto* op = M.outerIndexPtr();
   const auto* ip = M.innerIndexPtr();
   const double* vp = M.valuePtr();
-  // X read by rows (X' column-major): the p entries of a neighbour are
-  // adjacent, so each stored entry costs one memory access for all columns
-  // (the neighbours of a kNN graph are scattered over memory). Each column's
-  // sum runs over the row's entries in the same order as a column-by-column
-  // product, so the result does not depend on the layout.
-  const arma::mat Xt = X.t();
-  arma::mat Yt(p, n_out);
-  const double* xp = Xt.memptr();
-  double* yp = Yt.memptr();
+  const long ldx = static_cast<long>(X.n_rows);
   const int nt = resolve_threads(n_threads);
-  switch (p) {
-    case 1: outer_times_rows<1>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 2: outer_times_rows<2>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 3: outer_times_rows<3>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 4: outer_times_rows<4>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 5: outer_times_rows<5>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 6: outer_times_rows<6>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 7: outer_times_rows<7>(op, ip, vp, xp, yp, n_out, nt); break;
-    case 8: outer_times_rows<8>(op, ip, vp, xp, yp, n_out, nt); break;
-    default: {
+  for (arma::uword c0 = 0; c0 < p; c0 += 8) {
+    const double* xp = X.colptr(c0);
+    double* yp = Y.colptr(c0);
+    switch (std::min<arma::uword>(8, p - c0)) {
+      case 1: outer_times_cols<1>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 2: outer_times_cols<2>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 3: outer_times_cols<3>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 4: outer_times_cols<4>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 5: outer_times_cols<5>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 6: outer_times_cols<6>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 7: outer_times_cols<7>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      default: outer_times_cols<8>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+    }
+  }
+}
+
+template <class Sp>
+static arma::mat outer_times(const Sp& M, const arma::mat& X, int n_threads) {
+  arma::mat Y(M.outerSize(), X.n_cols);
+  outer_times_into(M, X, Y, false, n_threads);
+  return Y;
+}
+
+// In place, entry by entry: x += (r - t) % d (a damped Jacobi step, d the
+// scaled inverse diagonal) when jacobi, else t = r - t (the residual).
+static void jacobi_or_residual(bool jacobi, const arma::mat& r, arma::mat& t, arma::mat& x, const arma::vec& d,
+                               int n_threads) {
+  const long n = static_cast<long>(r.n_rows);
+  const int nt = resolve_threads(n_threads);
+  (void)nt;
+  for (arma::uword c = 0; c < r.n_cols; ++c) {
+    const double* rc = r.colptr(c);
+    double* tc = t.colptr(c);
+    double* xc = jacobi ? x.colptr(c) : nullptr;
+    const double* dp = d.memptr();
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) if (nt > 1 && n_out > 4096) schedule(static)
+#pragma omp parallel for num_threads(nt) if (nt > 1 && n > 65536) schedule(static)
 #endif
-      for (long i = 0; i < n_out; ++i) {
-        double* yi = yp + static_cast<std::size_t>(i) * p;
-        for (arma::uword c = 0; c < p; ++c) yi[c] = 0.0;
-        for (long k = op[i], k1 = op[i + 1]; k < k1; ++k) {
-          const double v = vp[k];
-          const double* xr = xp + static_cast<std::size_t>(ip[k]) * p;
-          for (arma::uword c = 0; c < p; ++c) yi[c] += v * xr[c];
-        }
+    for (long i = 0; i < n; ++i) {
+      if (jacobi) {
+        xc[i] += (rc[i] - tc[i]) * dp[i];
+      } else {
+        tc[i] = rc[i] - tc[i];
       }
     }
   }
-  Y = Yt.t();
-  return Y;
 }
 
 arma::mat sym_times(const sp_mat_e& A, const arma::mat& X, int n_threads) {
@@ -410,17 +428,23 @@ void amg_hierarchy::vcycle(std::size_t l, const arma::mat& r, arma::mat& x) cons
     return;
   }
   const sp_mat_e& A = *L.A;
+  // t: one scratch block for A x, the residual and the sweeps; every step is
+  // the entry-by-entry arithmetic of x += (r - A x) % d, r - A x, x += P xc
   x = r.each_col() % L.inv_diag;
+  arma::mat t(r.n_rows, r.n_cols);
   for (int s = 1; s < o_.pre_sweeps; ++s) {
-    x += (r - amg_detail::sym_times(A, x, nt)).eval().each_col() % L.inv_diag;
+    amg_detail::outer_times_into(A, x, t, false, nt);
+    amg_detail::jacobi_or_residual(true, r, t, x, L.inv_diag, nt);
   }
-  const arma::mat res = r - amg_detail::sym_times(A, x, nt);
-  const arma::mat rc = amg_detail::outer_times(L.R, res, nt);
+  amg_detail::outer_times_into(A, x, t, false, nt);
+  amg_detail::jacobi_or_residual(false, r, t, x, L.inv_diag, nt);
+  const arma::mat rc = amg_detail::outer_times(L.R, t, nt);
   arma::mat xc;
   vcycle(l + 1, rc, xc);
-  x += amg_detail::outer_times(L.P, xc, nt);
+  amg_detail::outer_times_into(L.P, xc, x, true, nt);
   for (int s = 0; s < o_.post_sweeps; ++s) {
-    x += (r - amg_detail::sym_times(A, x, nt)).eval().each_col() % L.inv_diag;
+    amg_detail::outer_times_into(A, x, t, false, nt);
+    amg_detail::jacobi_or_residual(true, r, t, x, L.inv_diag, nt);
   }
 }
 
