@@ -14,7 +14,9 @@
 # heap, PLML's feasibility check, the diffusion map's single search in
 # predict(), the kd-tree's candidate heap, the layout of PLML's assignment
 # solve, the kernel handed to the eigen-solve, block products with sparse
-# matrices, one breadth-first search for LOBPCG's order and the screen). Run from the package root:
+# matrices, one breadth-first search for LOBPCG's order and the screen, the
+# tall block products of LOBPCG, column-major AMG products, the V-cycle in
+# place). Run from the package root:
 #   SAME_LIBS=/path/to/old/lib,/path/to/new/lib Rscript bench/identical-builds.R
 source("bench/common.R")
 libs <- build_libs("SAME_LIBS", "identical-builds")
