@@ -1,6 +1,7 @@
 // C++ unit tests of the smoothed-aggregation AMG block and the deflated
 // LOBPCG solver (testthat + Catch, run from tests/testthat/test-cpp.R), on
-// grid-graph Laplacians whose spectrum is known in closed form.
+// grid-graph Laplacians whose spectrum is known in closed form, and of the
+// block product against a column-by-column loop.
 #include <testthat.h>
 
 #include <manifoldOOS/blocks/amg.h>
@@ -61,6 +62,37 @@ context("smoothed-aggregation AMG block") {
   const long nx = 40, ny = 45, n = nx * ny;
   const Eigen::SparseMatrix<double> L = grid_laplacian(nx, ny);
   const arma::vec ones(n, arma::fill::ones);
+
+  test_that("the block product equals a column-by-column loop bit for bit, for any width and thread count") {
+    // a symmetric matrix of random weights on a larger grid's pattern (above
+    // the threading threshold), blocks of 1 to 19 columns (the product takes
+    // 8 columns at a time)
+    const long gx = 90, gy = 80, gn = gx * gy;
+    Eigen::SparseMatrix<double> W = grid_laplacian(gx, gy);
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<double> u(0.5, 1.5);
+    for (long c = 0; c < gn; ++c)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(W, c); it; ++it)
+        if (it.row() >= c) {
+          const double v = it.value() * u(gen);
+          it.valueRef() = v;
+          W.coeffRef(c, it.row()) = v;
+        }
+    for (arma::uword p = 1; p < 20; ++p) {
+      const arma::mat X = random_points(gn, p, 100 + unsigned(p));
+      arma::mat ref(gn, p);
+      for (arma::uword c = 0; c < p; ++c)
+        for (long i = 0; i < gn; ++i) {
+          double acc = 0.0;
+          for (Eigen::SparseMatrix<double>::InnerIterator it(W, i); it; ++it) acc += it.value() * X(it.row(), c);
+          ref(i, c) = acc;
+        }
+      const arma::mat Y1 = manifoldOOS::amg_detail::sym_times(W, X, 1);
+      const arma::mat Y2 = manifoldOOS::amg_detail::sym_times(W, X, 2);
+      expect_true(arma::approx_equal(Y1, ref, "absdiff", 0.0));
+      expect_true(arma::approx_equal(Y2, ref, "absdiff", 0.0));
+    }
+  }
 
   test_that("aggregation assigns every node to one of fewer, non-empty aggregates") {
     std::vector<long> agg;
