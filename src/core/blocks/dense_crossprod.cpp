@@ -194,7 +194,7 @@ void for_panels(arma::uword n, int n_threads, Body body) {
 // of B over the rows r0 .. r0 + len - 1, each in its own register, into G.
 template <int PA, int PB>
 void tprod_tile(const arma::mat& A, const arma::mat& B, arma::uword a, arma::uword b, arma::uword r0,
-                       arma::uword len, double* G, arma::uword ldg) {
+                arma::uword len, double* G, arma::uword ldg) {
   static_assert(PA >= 1 && PA <= 2 && PB >= 1 && PB <= 4, "tile sizes");
   const double* x0 = A.colptr(a) + r0;
   const double* x1 = A.colptr(a + PA - 1) + r0;
@@ -224,7 +224,7 @@ void tprod_tile(const arma::mat& A, const arma::mat& B, arma::uword a, arma::uwo
 
 template <int PA>
 void tprod_rows(const arma::mat& A, const arma::mat& B, arma::uword a, arma::uword r0, arma::uword len,
-                       double* G, arma::uword ldg) {
+                double* G, arma::uword ldg) {
   const arma::uword q = B.n_cols;
   arma::uword b = 0;
   for (; b + 4 <= q; b += 4) tprod_tile<PA, 4>(A, B, a, b, r0, len, G, ldg);
@@ -287,7 +287,9 @@ void prod_panel(const arma::mat& A, const arma::mat& C, arma::uword r0, arma::uw
 
 }  // namespace
 
-arma::uword tall_panels(arma::uword n) { return n < 2 * panel_rows ? (n > 0 ? 1 : 0) : (n + panel_rows - 1) / panel_rows; }
+arma::uword tall_panels(arma::uword n) {
+  return n < 2 * panel_rows ? (n > 0 ? 1 : 0) : (n + panel_rows - 1) / panel_rows;
+}
 
 arma::mat tall_crossprod(const arma::mat& A, const arma::mat& B, int n_threads) {
   if (A.n_rows != B.n_rows) throw error("internal: tall_crossprod of blocks with different row counts");
