@@ -16,12 +16,12 @@ using sp_mat_r = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 namespace amg_detail {
 
 // Columns [0, P) of Y = M X for P columns known at compile time, X and Y
-// column-major (leading dimensions ldx and ldy): row i of Y is the sum over
-// the stored entries (i, j) of the outer vector i of M of M(i, j) X(j, :),
-// in the order of the entries. The P sums of a row stay in registers.
+// column-major (X with leading dimension ldx, Y with n_out rows): row i of Y
+// is the sum over the stored entries (i, j) of the outer vector i of M of
+// M(i, j) X(j, :), in the order of the entries. The P sums of a row stay in registers.
 template <int P>
 static void outer_times_cols(const int* op, const int* ip, const double* vp, const double* xp, long ldx, double* yp,
-                             long ldy, long n_out, bool add, int nt) {
+                             long n_out, bool add, int nt) {
   (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) if (nt > 1 && n_out > 4096) schedule(static)
@@ -35,9 +35,9 @@ static void outer_times_cols(const int* op, const int* ip, const double* vp, con
       for (int c = 0; c < P; ++c) acc[c] += v * xj[static_cast<std::size_t>(c) * ldx];
     }
     if (add) {
-      for (int c = 0; c < P; ++c) yp[static_cast<std::size_t>(c) * ldy + i] += acc[c];
+      for (int c = 0; c < P; ++c) yp[static_cast<std::size_t>(c) * n_out + i] += acc[c];
     } else {
-      for (int c = 0; c < P; ++c) yp[static_cast<std::size_t>(c) * ldy + i] = acc[c];
+      for (int c = 0; c < P; ++c) yp[static_cast<std::size_t>(c) * n_out + i] = acc[c];
     }
   }
 }
@@ -63,14 +63,14 @@ static void outer_times_into(const Sp& M, const arma::mat& X, arma::mat& Y, bool
     const double* xp = X.colptr(c0);
     double* yp = Y.colptr(c0);
     switch (std::min<arma::uword>(8, p - c0)) {
-      case 1: outer_times_cols<1>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      case 2: outer_times_cols<2>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      case 3: outer_times_cols<3>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      case 4: outer_times_cols<4>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      case 5: outer_times_cols<5>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      case 6: outer_times_cols<6>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      case 7: outer_times_cols<7>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
-      default: outer_times_cols<8>(op, ip, vp, xp, ldx, yp, n_out, n_out, add, nt); break;
+      case 1: outer_times_cols<1>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      case 2: outer_times_cols<2>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      case 3: outer_times_cols<3>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      case 4: outer_times_cols<4>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      case 5: outer_times_cols<5>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      case 6: outer_times_cols<6>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      case 7: outer_times_cols<7>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
+      default: outer_times_cols<8>(op, ip, vp, xp, ldx, yp, n_out, add, nt); break;
     }
   }
 }

@@ -17,13 +17,10 @@ namespace manifoldOOS {
 
 namespace lobpcg_detail {
 
-// The products of tall n x p blocks with small p: tall_crossprod() and
-// tall_times() of <manifoldOOS/blocks/dense_crossprod.h> (threaded over fixed
-// row panels; the results do not depend on the number of threads or the BLAS).
-static arma::mat tprod(const arma::mat& A, const arma::mat& B, int n_threads) {
-  return tall_crossprod(A, B, n_threads);
-}
-static arma::mat prod(const arma::mat& A, const arma::mat& C, int n_threads) { return tall_times(A, C, n_threads); }
+// The products of tall n x p blocks with small p go through tall_crossprod()
+// and tall_times() of <manifoldOOS/blocks/dense_crossprod.h> (threaded over
+// fixed row panels; the results do not depend on the number of threads or the
+// BLAS).
 
 // Orthonormal basis of the span of S's columns, numerically dependent
 // directions dropped: columns scaled to unit norm, then S V Lambda^{-1/2}
@@ -38,19 +35,19 @@ static arma::mat orthonormal(arma::mat S, int nt) {
     }
     if (S.n_cols == 0) break;
     S.each_row() /= d;
-    arma::mat G = tprod(S, S, nt);
+    arma::mat G = tall_crossprod(S, S, nt);
     G = 0.5 * (G + G.t());
     arma::vec ev;
     arma::mat V;
     if (!arma::eig_sym(ev, V, G)) throw convergence_error("LOBPCG: the Gram eigendecomposition failed");
     const arma::uvec keep = arma::find(ev > ev.max() * 1e-12);
-    S = prod(S, V.cols(keep) * arma::diagmat(1.0 / arma::sqrt(ev(keep))), nt);
+    S = tall_times(S, V.cols(keep) * arma::diagmat(1.0 / arma::sqrt(ev(keep))), nt);
   }
   return S;
 }
 
 static void orth_against(arma::mat& S, const arma::mat& X, int nt) {
-  for (int pass = 0; pass < 2; ++pass) S -= prod(X, tprod(X, S, nt), nt);
+  for (int pass = 0; pass < 2; ++pass) S -= tall_times(X, tall_crossprod(X, S, nt), nt);
 }
 
 // Breadth-first order of the graph of A (Cuthill-McKee without the degree
@@ -167,11 +164,11 @@ static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const lobp
   arma::mat AX = times_a(X);
   arma::vec theta;
   {
-    arma::mat G = lobpcg_detail::tprod(X, AX, nt), C;
+    arma::mat G = tall_crossprod(X, AX, nt), C;
     G = 0.5 * (G + G.t());
     if (!arma::eig_sym(theta, C, G)) throw convergence_error("LOBPCG: Rayleigh-Ritz failed");
-    X = lobpcg_detail::prod(X, C, nt);
-    AX = lobpcg_detail::prod(AX, C, nt);
+    X = tall_times(X, C, nt);
+    AX = tall_times(AX, C, nt);
   }
   arma::mat P;  // n x bs directions (empty at the start)
   long it = 0, n_ops = 2 * bs;
@@ -200,11 +197,11 @@ static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const lobp
     const arma::mat AS = times_a(S);
     // Rayleigh-Ritz on the orthonormal basis [X, S]
     arma::mat G(bs + S.n_cols, bs + S.n_cols);
-    G.submat(0, 0, bs - 1, bs - 1) = lobpcg_detail::tprod(X, AX, nt);
-    const arma::mat XAS = lobpcg_detail::tprod(X, AS, nt);
+    G.submat(0, 0, bs - 1, bs - 1) = tall_crossprod(X, AX, nt);
+    const arma::mat XAS = tall_crossprod(X, AS, nt);
     G.submat(0, bs, bs - 1, G.n_cols - 1) = XAS;
     G.submat(bs, 0, G.n_rows - 1, bs - 1) = XAS.t();
-    G.submat(bs, bs, G.n_rows - 1, G.n_cols - 1) = lobpcg_detail::tprod(S, AS, nt);
+    G.submat(bs, bs, G.n_rows - 1, G.n_cols - 1) = tall_crossprod(S, AS, nt);
     G = 0.5 * (G + G.t());
     arma::vec ev;
     arma::mat V;
@@ -212,9 +209,9 @@ static eigen_result lobpcg_core(const Eigen::SparseMatrix<double>& A, const lobp
     const arma::mat CX = V.submat(0, 0, bs - 1, bs - 1);
     const arma::mat CS = V.submat(bs, 0, V.n_rows - 1, bs - 1);
     theta = ev.head(bs);
-    P = lobpcg_detail::prod(S, CS, nt);
-    X = lobpcg_detail::prod(X, CX, nt) + P;
-    AX = lobpcg_detail::prod(AX, CX, nt) + lobpcg_detail::prod(AS, CS, nt);
+    P = tall_times(S, CS, nt);
+    X = tall_times(X, CX, nt) + P;
+    AX = tall_times(AX, CX, nt) + tall_times(AS, CS, nt);
   }
   if (!done) {
     std::ostringstream os;
