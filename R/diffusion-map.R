@@ -14,6 +14,21 @@
 #' * `kernel = "auto"` (default): `"dense"` up to
 #'   `getOption("manifoldOOS.dense_max_n", 2000)` points, `"knn"` above.
 #'
+#' **Large data.** The kNN kernel's time and memory grow with `kernel_k`.
+#' With the default `kernel_k = 10 k`, a fit of \eqn{10^5} points in 50
+#' dimensions takes about three times the time and twice the memory of
+#' [laplacian_eigenmaps()] with the same `k`, most of the extra time in the
+#' search of the `kernel_k` neighbours. The kernel needs about 90 bytes per
+#' point and kernel neighbour (about 13.5 GB for \eqn{10^6} points at
+#' `kernel_k = 150`); a fit that would not fit in the memory available stops
+#' before it starts, with an error of class `manifoldOOS_memory_error`.
+#' `kernel_k = k` costs about what [laplacian_eigenmaps()] costs (\eqn{10^6}
+#' points in 50 dimensions: about three minutes and under 4 GB on two
+#' cores), but cuts the Gaussian off where its weights are still large
+#' (about \eqn{e^{-1/2}} at the median distance to the `k`-th neighbour): the
+#' embedding is then closer to that of a weighted kNN graph than to that of
+#' the full kernel.
+#'
 #' **Bandwidth.** A positive number, or a rule of [neighbor_graph()]:
 #' `"median_knn"` (default; the median over the points of the distance to
 #' their `k`-th nearest neighbour), `"median_pairwise"` or `"mean_pairwise"`.
