@@ -145,6 +145,10 @@
     .Call(`_manifoldOOS_mo_knn_kernel`, kernel)
 }
 
+.mo_knn_last_path <- function() {
+    .Call(`_manifoldOOS_mo_knn_last_path`)
+}
+
 .mo_reconstruction_weights <- function(X, Q, idx1, reg, snap_dist, n_threads) {
     .Call(`_manifoldOOS_mo_reconstruction_weights`, X, Q, idx1, reg, snap_dist, n_threads)
 }

@@ -482,6 +482,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_knn_last_path
+std::string mo_knn_last_path();
+RcppExport SEXP _manifoldOOS_mo_knn_last_path() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(mo_knn_last_path());
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_reconstruction_weights
 arma::mat mo_reconstruction_weights(const arma::mat& X, const arma::mat& Q, const arma::imat& idx1, double reg, const arma::mat& snap_dist, int n_threads);
 RcppExport SEXP _manifoldOOS_mo_reconstruction_weights(SEXP XSEXP, SEXP QSEXP, SEXP idx1SEXP, SEXP regSEXP, SEXP snap_distSEXP, SEXP n_threadsSEXP) {
@@ -1716,6 +1726,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_knn_distances", (DL_FUNC) &_manifoldOOS_mo_knn_distances, 4},
     {"_manifoldOOS_mo_radius_distances", (DL_FUNC) &_manifoldOOS_mo_radius_distances, 3},
     {"_manifoldOOS_mo_knn_kernel", (DL_FUNC) &_manifoldOOS_mo_knn_kernel, 1},
+    {"_manifoldOOS_mo_knn_last_path", (DL_FUNC) &_manifoldOOS_mo_knn_last_path, 0},
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},

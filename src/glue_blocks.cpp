@@ -652,6 +652,10 @@ std::string mo_knn_kernel(std::string kernel) {
   MO_CATCH
 }
 
+// Testing hook: the path the last exact kNN search took.
+// [[Rcpp::export(.mo_knn_last_path)]]
+std::string mo_knn_last_path() { return manifoldOOS::knn_last_exact_path(); }
+
 // ----------------------------------------------------------------------------
 // idx is 1-based from R.
 // [[Rcpp::export(.mo_reconstruction_weights)]]

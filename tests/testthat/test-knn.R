@@ -141,6 +141,50 @@ test_that("kd-tree, brute force and auto return identical lists; threads do not 
   expect_knn_ref(knn(Xf, 5, algorithm = "brute"), ref_knn(Xf, 5), tol = 0)
 })
 
+test_that("many columns: the kd-tree on the principal axes gives the brute-force lists", {
+  path <- function() manifoldOOS:::.mo_knn_last_path()
+  set.seed(21)
+  # a curve in 3 latent dimensions embedded in 40 columns with small noise:
+  # the pilot of algorithm = "auto" takes the projected kd-tree
+  n <- 3000
+  t <- runif(n + 1200, 0, 4 * pi)
+  L <- cbind(t * cos(t), t * sin(t), rnorm(n + 1200, sd = 2))
+  A <- qr.Q(qr(matrix(rnorm(40 * 40), 40)))[, 1:3]
+  Z <- L %*% t(A) + matrix(rnorm((n + 1200) * 40, sd = 0.05), ncol = 40)
+  X <- Z[1:n, ]
+  Q <- Z[-(1:n), ]
+  b <- knn(X, 12, algorithm = "brute")
+  expect_identical(path(), "brute")
+  a <- knn(X, 12, algorithm = "auto")
+  expect_identical(path(), "kdtree_projected")
+  expect_identical(a, b)
+  expect_identical(knn(X, 12, algorithm = "kdtree", n_threads = 2), b)
+  expect_identical(path(), "kdtree_projected")
+  bq <- knn(X, 31, query = Q, algorithm = "brute", n_threads = 2)
+  expect_identical(knn(X, 31, query = Q, algorithm = "auto", n_threads = 1), bq)
+  expect_identical(path(), "kdtree_projected")
+  expect_knn_ref(knn(X, 5, query = Q[1:50, ], algorithm = "kdtree"), ref_knn(X, 5, Q[1:50, ]))
+  # exact ties: duplicated rows and points at equal distances, and queries far
+  # outside the data and at its centre
+  Xd <- rbind(X, X[1:500, ], round(X[501:800, ]))
+  Qd <- rbind(Q, 1e6 * Q[1:5, ], matrix(colMeans(X), 3, 40, byrow = TRUE), X[1:20, ])
+  expect_identical(knn(Xd, 9, algorithm = "auto"), knn(Xd, 9, algorithm = "brute"))
+  aq <- knn(Xd, 9, query = Qd, algorithm = "auto")
+  expect_identical(path(), "kdtree_projected")
+  expect_identical(aq, knn(Xd, 9, query = Qd, algorithm = "brute"))
+  expect_identical(knn(Xd, 9, query = Qd, algorithm = "kdtree"), knn(Xd, 9, query = Qd, algorithm = "brute"))
+  G <- as.matrix(expand.grid(0:5, 0:5, 0:5, 0:1, 0:1))
+  G <- cbind(G, G[, 1:3] * 0, G[, c(1, 1, 2, 3, 5, 4, 2, 1, 3)])[, 1:17]
+  expect_knn_ref(knn(G, 20, algorithm = "kdtree"), ref_knn(G, 20), tol = 0)
+  # data without a low-dimensional structure: the pilot keeps brute force
+  W <- matrix(rnorm(3000 * 40), ncol = 40)
+  aw <- knn(W, 10, algorithm = "auto")
+  expect_identical(path(), "brute")
+  expect_identical(aw, knn(W, 10, algorithm = "kdtree"))
+  expect_identical(path(), "kdtree_projected")
+  expect_identical(aw, knn(W, 10, algorithm = "brute"))
+})
+
 test_that("the cross-product kernel does not change the result", {
   on.exit(manifoldOOS:::.mo_knn_kernel("auto"))
   set.seed(7)

@@ -11,12 +11,14 @@
 // depend on the rounding of the expansion (nor on the kernel that computed
 // it, nor on the number of threads).
 #include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/parallel.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -167,27 +169,165 @@ void parallel_items(size_t count, int nt, MakeScratch make, Body body) {
 
 constexpr int kLeafSize = 24;
 
+// Many columns: the tree is built on a projection z(x) = (U'(x - mu),
+// |(I - U U')(x - mu)|), U the leading principal axes of the training points
+// (at most kProjAxes) and the last coordinate the norm of the residual. For
+// any x, q: |q - x|^2 >= |U'(q - x)|^2 + (rho(q) - rho(x))^2 = |z(q) - z(x)|^2
+// (the residual part by the reverse triangle inequality), so distances to
+// boxes in z bound the true distances from below; a slack covers the
+// rounding of the projection. Distances to points are always the canonical
+// ones on the coordinates as given, so the lists do not depend on U.
+constexpr size_t kProjAxes = 12;
+constexpr size_t kProjMaxP = 256;  // above, the projection costs more than it saves
+
+struct kd_projection {
+  size_t p = 0, r = 0;     // input columns; axes (the projection has r + 1 coordinates)
+  std::vector<double> mu;  // p
+  std::vector<double> U;   // r x p: axis a at &U[a * p]
+
+  size_t dim() const { return r + 1; }
+
+  // z(x) into z (r + 1 values), using tmp (p values); returns |x - mu|.
+  double project(const double* x, double* z, double* tmp) const {
+    double nrm2 = 0.0;
+    for (size_t l = 0; l < p; ++l) {
+      tmp[l] = x[l] - mu[l];
+      nrm2 += tmp[l] * tmp[l];
+    }
+    for (size_t a = 0; a < r; ++a) {
+      const double* u = &U[a * p];
+      double s = 0.0;
+      for (size_t l = 0; l < p; ++l) s += u[l] * tmp[l];
+      z[a] = s;
+    }
+    double res = 0.0;
+    for (size_t l = 0; l < p; ++l) {
+      double v = tmp[l];
+      for (size_t a = 0; a < r; ++a) v -= z[a] * U[a * p + l];
+      res += v * v;
+    }
+    z[r] = std::sqrt(res);
+    return std::sqrt(nrm2);
+  }
+};
+
+// The leading principal axes of the p x n point-contiguous points (covariance
+// and a dense symmetric eigendecomposition). Returns false (no projection)
+// when the decomposition fails.
+bool make_projection(const double* src, size_t n, size_t p, kd_projection& pr) {
+  pr.p = p;
+  pr.r = std::min(kProjAxes, p - 1);
+  pr.mu.assign(p, 0.0);
+  for (size_t j = 0; j < n; ++j) {
+    const double* x = src + j * p;
+    for (size_t l = 0; l < p; ++l) pr.mu[l] += x[l];
+  }
+  for (size_t l = 0; l < p; ++l) pr.mu[l] /= static_cast<double>(n);
+  arma::mat C(p, p, arma::fill::zeros);
+  std::vector<double> t(p);
+  for (size_t j = 0; j < n; ++j) {
+    const double* x = src + j * p;
+    for (size_t l = 0; l < p; ++l) t[l] = x[l] - pr.mu[l];
+    for (size_t b = 0; b < p; ++b) {
+      const double tb = t[b];
+      double* c = C.colptr(b);
+      for (size_t l = b; l < p; ++l) c[l] += t[l] * tb;
+    }
+  }
+  C = arma::symmatl(C);
+  arma::vec val;
+  arma::mat vec;
+  try {
+    std::string how;
+    detail::eig_sym_full(C, val, vec, how);
+  } catch (...) {
+    return false;
+  }
+  pr.U.resize(pr.r * p);
+  for (size_t a = 0; a < pr.r; ++a) {
+    const double* v = vec.colptr(p - 1 - a);  // ascending: the largest last
+    for (size_t l = 0; l < p; ++l) pr.U[a * p + l] = v[l];
+  }
+  return true;
+}
+
+// make_projection on the n x p column-major X
+bool make_projection_from(const double* X, size_t n, size_t p, kd_projection& pr) {
+  std::vector<double> xt = transpose_points(X, n, p);
+  return make_projection(xt.data(), n, p, pr);
+}
+
 class kd_tree {
  public:
-  // src: p x n point-contiguous coordinates.
-  kd_tree(const double* src, size_t n, size_t p, int leaf_size)
-      : p_(p), leaf_(leaf_size) {
+  // src: p x n point-contiguous coordinates; proj: null (the tree on the
+  // coordinates themselves) or the projection to build it on.
+  kd_tree(const double* src, size_t n, size_t p, int leaf_size, const kd_projection* proj = nullptr)
+      : p_(p), dz_(proj ? proj->dim() : p), leaf_(leaf_size), proj_(proj) {
     perm_.resize(n);
     for (size_t j = 0; j < n; ++j) perm_[j] = static_cast<int>(j);
+    const double* zsrc = src;
+    std::vector<double> zown, norms_own;
+    if (proj_ != nullptr) {
+      zown.resize(n * dz_);
+      norms_own.resize(n);
+      std::vector<double> tmp(p);
+      for (size_t j = 0; j < n; ++j) {
+        norms_own[j] = proj_->project(src + j * p, &zown[j * dz_], tmp.data());
+        rmax_ = std::max(rmax_, norms_own[j]);
+      }
+      zsrc = zown.data();
+    }
     nodes_.reserve(4 * (n / static_cast<size_t>(leaf_size) + 1));
-    build(0, static_cast<int>(n), src);
+    build(0, static_cast<int>(n), zsrc);
     pts_.resize(n * p);
     for (size_t t = 0; t < n; ++t) {
       std::memcpy(&pts_[t * p], src + static_cast<size_t>(perm_[t]) * p, p * sizeof(double));
+    }
+    if (proj_ != nullptr) {
+      zpts_.resize(n * dz_);
+      for (size_t t = 0; t < n; ++t) {
+        std::memcpy(&zpts_[t * dz_], &zown[static_cast<size_t>(perm_[t]) * dz_], dz_ * sizeof(double));
+      }
+      norms_.resize(n);
+      for (size_t t = 0; t < n; ++t) norms_[t] = norms_own[static_cast<size_t>(perm_[t])];
     }
   }
 
   const double* point(size_t t) const { return &pts_[t * p_]; }
   int original_index(size_t t) const { return perm_[t]; }
+  bool projected() const { return proj_ != nullptr; }
+  size_t zdim() const { return dz_; }
+  // the projection of training point t (tree order); the point itself without one
+  const double* zpoint(size_t t) const { return proj_ ? &zpts_[t * dz_] : &pts_[t * p_]; }
 
-  void knn(const double* q, int self, nb_heap& h) const { knn_rec(0, q, self, h); }
+  // The projection of query q into z (zdim values; tmp: p values); returns the
+  // slack of its box distances. Without a projection, zq = q and no slack.
+  const double* project_query(const double* q, double* z, double* tmp, double& slack) const {
+    if (proj_ == nullptr) {
+      slack = 0.0;
+      return q;
+    }
+    const double qn = proj_->project(q, z, tmp);
+    slack = query_slack(qn);
+    return z;
+  }
+  double query_slack(double qnorm) const {
+    if (proj_ == nullptr) return 0.0;
+    // each projected coordinate errs by far less than 1e-9 (|x - mu| + |q - mu|)
+    // for p <= kProjMaxP; the box distance by sqrt(r + 1) times twice that
+    return 2e-9 * (rmax_ + qnorm) * std::sqrt(static_cast<double>(dz_));
+  }
+  // the slack of training point t (tree order) as a query
+  double self_slack(size_t t) const { return proj_ ? query_slack(norms_[t]) : 0.0; }
 
-  // Appends the points with canonical squared distance <= thr2.
+  // visits: if not null, incremented by the number of points the leaves compared.
+  void knn(const double* q, const double* zq, double slack, int self, nb_heap& h,
+           size_t* visits = nullptr) const {
+    knn_rec(0, q, zq, slack, self, h, visits);
+  }
+
+  // Appends the points with canonical squared distance <= thr2 (a tree
+  // without projection only).
   void radius(const double* q, int self, double thr2, std::vector<nb>& out) const {
     radius_rec(0, q, self, thr2, out);
   }
@@ -198,32 +338,37 @@ class kd_tree {
     int left, right;  // -1 for a leaf
   };
 
-  size_t p_;
+  size_t p_, dz_;
   int leaf_;
+  const kd_projection* proj_;
+  double rmax_ = 0.0;         // largest |x - mu| of the training points (projection)
   std::vector<int> perm_;     // tree position -> original index
   std::vector<double> pts_;   // p x n in tree order
+  std::vector<double> zpts_;  // dz x n projections in tree order (projection only)
+  std::vector<double> norms_; // |x - mu| in tree order (projection only)
   std::vector<node> nodes_;
-  std::vector<double> lo_, hi_;  // tight bounding box per node (p each)
+  std::vector<double> lo_, hi_;  // tight bounding box per node (dz each)
 
   int build(int b, int e, const double* src) {
+    const size_t d = dz_;
     const int id = static_cast<int>(nodes_.size());
     nodes_.push_back(node{b, e, -1, -1});
-    lo_.resize(static_cast<size_t>(id + 1) * p_);
-    hi_.resize(static_cast<size_t>(id + 1) * p_);
-    double* lo = &lo_[static_cast<size_t>(id) * p_];
-    double* hi = &hi_[static_cast<size_t>(id) * p_];
-    const double* first = src + static_cast<size_t>(perm_[b]) * p_;
-    for (size_t l = 0; l < p_; ++l) lo[l] = hi[l] = first[l];
+    lo_.resize(static_cast<size_t>(id + 1) * d);
+    hi_.resize(static_cast<size_t>(id + 1) * d);
+    double* lo = &lo_[static_cast<size_t>(id) * d];
+    double* hi = &hi_[static_cast<size_t>(id) * d];
+    const double* first = src + static_cast<size_t>(perm_[b]) * d;
+    for (size_t l = 0; l < d; ++l) lo[l] = hi[l] = first[l];
     for (int t = b + 1; t < e; ++t) {
-      const double* x = src + static_cast<size_t>(perm_[t]) * p_;
-      for (size_t l = 0; l < p_; ++l) {
+      const double* x = src + static_cast<size_t>(perm_[t]) * d;
+      for (size_t l = 0; l < d; ++l) {
         if (x[l] < lo[l]) lo[l] = x[l];
         if (x[l] > hi[l]) hi[l] = x[l];
       }
     }
     size_t w = 0;
     double spread = -1.0;
-    for (size_t l = 0; l < p_; ++l) {
+    for (size_t l = 0; l < d; ++l) {
       const double s = hi[l] - lo[l];
       if (s > spread) {
         spread = s;
@@ -232,11 +377,10 @@ class kd_tree {
     }
     if (e - b <= leaf_ || !(spread > 0)) return id;
     const int mid = b + (e - b) / 2;
-    const size_t pp = p_;
     std::nth_element(perm_.begin() + b, perm_.begin() + mid, perm_.begin() + e,
-                     [src, pp, w](int x, int y) {
-                       const double vx = src[static_cast<size_t>(x) * pp + w];
-                       const double vy = src[static_cast<size_t>(y) * pp + w];
+                     [src, d, w](int x, int y) {
+                       const double vx = src[static_cast<size_t>(x) * d + w];
+                       const double vy = src[static_cast<size_t>(y) * d + w];
                        return vx < vy || (vx == vy && x < y);
                      });
     const int left = build(b, mid, src);
@@ -246,43 +390,62 @@ class kd_tree {
     return id;
   }
 
-  // Squared distance from q to the node's box, summed in coordinate order
-  // like canonical_sqdist: every point of the box has canonical squared
-  // distance >= this value (rounding is monotone).
-  double box_sqdist(int id, const double* q) const {
-    const double* lo = &lo_[static_cast<size_t>(id) * p_];
-    const double* hi = &hi_[static_cast<size_t>(id) * p_];
+  // Squared distance from z to the node's box, summed in coordinate order
+  // like canonical_sqdist. Without a projection, every point of the box has
+  // canonical squared distance >= this value (rounding is monotone).
+  double box_sqdist(int id, const double* z) const {
+    const double* lo = &lo_[static_cast<size_t>(id) * dz_];
+    const double* hi = &hi_[static_cast<size_t>(id) * dz_];
     double s = 0.0;
-    for (size_t l = 0; l < p_; ++l) {
+    for (size_t l = 0; l < dz_; ++l) {
       double g = 0.0;
-      if (q[l] < lo[l]) {
-        g = lo[l] - q[l];
-      } else if (q[l] > hi[l]) {
-        g = q[l] - hi[l];
+      if (z[l] < lo[l]) {
+        g = lo[l] - z[l];
+      } else if (z[l] > hi[l]) {
+        g = z[l] - hi[l];
       }
       s += g * g;
     }
     return s;
   }
 
-  void knn_rec(int id, const double* q, int self, nb_heap& h) const {
+  // A lower bound of the canonical squared distances of the node's points.
+  double box_bound(int id, const double* zq, double slack) const {
+    const double b = box_sqdist(id, zq);
+    if (proj_ == nullptr) return b;
+    const double r = std::sqrt(b) - slack;
+    if (!(r > 0)) return 0.0;
+    // the canonical summation errs by less than (p + 2) u relative
+    return r * r * (1.0 - 4.0 * (static_cast<double>(p_) + 2.0) * DBL_EPSILON);
+  }
+
+  void knn_rec(int id, const double* q, const double* zq, double slack, int self, nb_heap& h,
+               size_t* visits) const {
     const node& nd = nodes_[id];
     if (nd.left < 0) {
+      if (visits != nullptr) *visits += static_cast<size_t>(nd.end - nd.begin);
+      // in 8 or more columns, fast_sqdist screens the points once the list
+      // is full: it and the canonical sum add the same nonnegative terms, so
+      // they differ by less than 2 (p + 2) u relative
+      const bool screen = p_ >= 8;
+      const double shrink = 1.0 - 4.0 * (static_cast<double>(p_) + 2.0) * DBL_EPSILON;
       for (int t = nd.begin; t < nd.end; ++t) {
         const int j = perm_[t];
         if (j == self) continue;
-        h.offer(canonical_sqdist(q, &pts_[static_cast<size_t>(t) * p_], p_), j);
+        const double* x = &pts_[static_cast<size_t>(t) * p_];
+        if (screen && h.size == h.k && h.prunes(fast_sqdist(q, x, p_) * shrink)) continue;
+        h.offer(canonical_sqdist(q, x, p_), j);
       }
       return;
     }
     int a = nd.left, b = nd.right;
-    double da = box_sqdist(a, q), db = box_sqdist(b, q);
+    double da = box_bound(a, zq, slack), db = box_bound(b, zq, slack);
     if (db < da) {
       std::swap(a, b);
       std::swap(da, db);
     }
-    if (!h.prunes(da)) knn_rec(a, q, self, h);
-    if (!h.prunes(db)) knn_rec(b, q, self, h);
+    if (!h.prunes(da)) knn_rec(a, q, zq, slack, self, h, visits);
+    if (!h.prunes(db)) knn_rec(b, q, zq, slack, self, h, visits);
   }
 
   void radius_rec(int id, const double* q, int self, double thr2, std::vector<nb>& out) const {
@@ -303,19 +466,14 @@ class kd_tree {
 
 constexpr size_t kQueryChunk = 64;
 
-// The kd-tree over X and the chunked, threaded walk over the m queries (Q,
-// or the training points themselves when Q is null: then in tree order, for
-// locality). visit(q, self_index or -1, output row, scratch) per query.
+// The chunked, threaded walk over the m queries of a tree (qt: point-
+// contiguous queries, or null for the training points themselves, then in
+// tree order for locality). visit(q, tree position or SIZE_MAX, self index or
+// -1, output row, scratch) per query.
 template <class Scratch, class MakeScratch, class Visit>
-void kdtree_queries(const double* X, size_t n, size_t p, const double* Q, size_t m,
-                    int n_threads, MakeScratch make, Visit visit) {
-  const bool self = Q == nullptr;
-  kd_tree tree = [&] {
-    std::vector<double> xt = transpose_points(X, n, p);
-    return kd_tree(xt.data(), n, p, kLeafSize);
-  }();
-  std::vector<double> qt;
-  if (!self) qt = transpose_points(Q, m, p);
+void kdtree_walk(const kd_tree& tree, size_t p, const double* qt, size_t m, int n_threads,
+                 MakeScratch make, Visit visit) {
+  const bool self = qt == nullptr;
   const size_t nchunks = (m + kQueryChunk - 1) / kQueryChunk;
   const int nt = thread_count(n_threads, nchunks);
   parallel_items<Scratch>(nchunks, nt, make, [&](size_t c, Scratch& scratch) {
@@ -323,29 +481,127 @@ void kdtree_queries(const double* X, size_t n, size_t p, const double* Q, size_t
     for (size_t t = c * kQueryChunk; t < t1; ++t) {
       if (self) {
         const int i = tree.original_index(t);
-        visit(tree, tree.point(t), i, static_cast<size_t>(i), scratch);
+        visit(tree.point(t), t, i, static_cast<size_t>(i), scratch);
       } else {
-        visit(tree, &qt[t * p], -1, t, scratch);
+        visit(&qt[t * p], SIZE_MAX, -1, t, scratch);
       }
     }
   });
 }
 
-void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
-                int n_threads, int* idx_out, double* dist_out) {
-  kdtree_queries<std::vector<nb>>(
-      X, n, p, Q, m, n_threads, [k](std::vector<nb>& buf) { buf.resize(static_cast<size_t>(k)); },
-      [&](const kd_tree& tree, const double* q, int self_i, size_t row, std::vector<nb>& buf) {
-        nb_heap h;
-        h.a = buf.data();
-        h.k = k;
-        tree.knn(q, self_i, h);
-        std::sort_heap(buf.data(), buf.data() + h.size, nb_order());
+// The kd-tree over X (no projection) and the walk over the queries Q (or the
+// training points when Q is null).
+template <class Scratch, class MakeScratch, class Visit>
+void kdtree_queries(const double* X, size_t n, size_t p, const double* Q, size_t m,
+                    int n_threads, MakeScratch make, Visit visit) {
+  kd_tree tree = [&] {
+    std::vector<double> xt = transpose_points(X, n, p);
+    return kd_tree(xt.data(), n, p, kLeafSize);
+  }();
+  std::vector<double> qt;
+  if (Q != nullptr) qt = transpose_points(Q, m, p);
+  kdtree_walk<Scratch>(tree, p, Q != nullptr ? qt.data() : nullptr, m, n_threads, make,
+                       [&](const double* q, size_t, int self_i, size_t row, Scratch& s) {
+                         visit(tree, q, self_i, row, s);
+                       });
+}
+
+struct kd_scratch {
+  std::vector<nb> buf;
+  std::vector<double> z, tmp;
+};
+
+// One query's k nearest: into buf (sorted); returns the points compared.
+size_t kd_query(const kd_tree& tree, size_t p, const double* q, size_t pos, int self_i, int k,
+                kd_scratch& s) {
+  double slack = 0.0;
+  const double* zq = q;
+  if (tree.projected()) {
+    if (pos != SIZE_MAX) {
+      zq = tree.zpoint(pos);
+      slack = tree.self_slack(pos);
+    } else {
+      zq = tree.project_query(q, s.z.data(), s.tmp.data(), slack);
+    }
+  }
+  nb_heap h;
+  h.a = s.buf.data();
+  h.k = k;
+  size_t visits = 0;
+  tree.knn(q, zq, slack, self_i, h, &visits);
+  std::sort_heap(s.buf.data(), s.buf.data() + h.size, nb_order());
+  (void)p;
+  return visits;
+}
+
+void kdtree_knn_tree(const kd_tree& tree, size_t p, const double* qt, size_t m, int k,
+                     int n_threads, int* idx_out, double* dist_out) {
+  kdtree_walk<kd_scratch>(
+      tree, p, qt, m, n_threads,
+      [&](kd_scratch& s) {
+        s.buf.resize(static_cast<size_t>(k));
+        s.z.resize(tree.zdim());
+        s.tmp.resize(p);
+      },
+      [&](const double* q, size_t pos, int self_i, size_t row, kd_scratch& s) {
+        kd_query(tree, p, q, pos, self_i, k, s);
         for (int r = 0; r < k; ++r) {
-          idx_out[row + static_cast<size_t>(r) * m] = buf[r].i;
-          dist_out[row + static_cast<size_t>(r) * m] = buf[r].d;
+          idx_out[row + static_cast<size_t>(r) * m] = s.buf[r].i;
+          dist_out[row + static_cast<size_t>(r) * m] = s.buf[r].d;
         }
       });
+}
+
+void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
+                int n_threads, int* idx_out, double* dist_out,
+                const kd_projection* proj = nullptr) {
+  std::vector<double> xt = transpose_points(X, n, p);
+  const kd_tree tree(xt.data(), n, p, kLeafSize, proj);
+  std::vector<double>().swap(xt);
+  std::vector<double> qt;
+  if (Q != nullptr) qt = transpose_points(Q, m, p);
+  kdtree_knn_tree(tree, p, Q != nullptr ? qt.data() : nullptr, m, k, n_threads, idx_out,
+                  dist_out);
+}
+
+// Many columns, algorithm "auto": the kd-tree on the projection answers the
+// queries when a pilot of kPilot queries spread over them compares at most
+// kPilotShare of the training points per query (the brute-force kernel
+// compares all of them, several times faster per point); brute force
+// otherwise. Both give the same lists, so the choice changes only the time.
+constexpr size_t kPilot = 64;
+constexpr double kPilotShare = 0.1;
+
+bool knn_projected_auto(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
+                        int n_threads, int* idx_out, double* dist_out) {
+  // below about 1,000 queries, building the projection and the tree costs more
+  // than it can save
+  if (p <= 15 || p > kProjMaxP || n < 2000 || m < 1000) return false;
+  std::vector<double> xt = transpose_points(X, n, p);
+  kd_projection proj;
+  if (!make_projection(xt.data(), n, p, proj)) return false;
+  const kd_tree tree(xt.data(), n, p, kLeafSize, &proj);
+  std::vector<double>().swap(xt);
+  std::vector<double> qt;
+  if (Q != nullptr) qt = transpose_points(Q, m, p);
+  const double* qp = Q != nullptr ? qt.data() : nullptr;
+  kd_scratch s;
+  s.buf.resize(static_cast<size_t>(k));
+  s.z.resize(tree.zdim());
+  s.tmp.resize(p);
+  size_t visits = 0;
+  const double budget = kPilotShare * static_cast<double>(n) * static_cast<double>(kPilot);
+  for (size_t e = 0; e < kPilot; ++e) {
+    const size_t t = (e * m) / kPilot + (m / kPilot) / 2;
+    if (qp == nullptr) {
+      visits += kd_query(tree, p, tree.point(t), t, tree.original_index(t), k, s);
+    } else {
+      visits += kd_query(tree, p, &qp[t * p], SIZE_MAX, -1, k, s);
+    }
+    if (static_cast<double>(visits) > budget) return false;
+  }
+  kdtree_knn_tree(tree, p, qp, m, k, n_threads, idx_out, dist_out);
+  return true;
 }
 
 void kdtree_radius(const double* X, size_t n, size_t p, const double* Q, size_t m, double thr2,
@@ -775,6 +1031,10 @@ void brute_radius(const double* X, size_t n, size_t p, const double* Q, size_t m
       [&](size_t i, size_t, brute_scratch&) { std::sort(rows[i].begin(), rows[i].end(), nb_order()); });
 }
 
+// the path of the last exact kNN search (testing hook): 1 kd-tree, 2 kd-tree
+// on the projection, 3 brute force
+std::atomic<int> g_last_path{0};
+
 bool use_kdtree(knn_algorithm algo, size_t n, size_t p) {
   switch (algo) {
     case knn_algorithm::kdtree:
@@ -801,6 +1061,19 @@ void check_common(size_t n, size_t p, const double* Q, size_t m) {
 
 bool knn_prefer_kdtree(std::size_t n, std::size_t p) { return p <= 15 && n >= 500; }
 
+const char* knn_last_exact_path() {
+  switch (g_last_path.load()) {
+    case 1:
+      return "kdtree";
+    case 2:
+      return "kdtree_projected";
+    case 3:
+      return "brute";
+    default:
+      return "";
+  }
+}
+
 void knn_search_raw(const double* X, std::size_t n, std::size_t p, const double* Q,
                     std::size_t m, int k, knn_algorithm algo, int n_threads, int* idx_out,
                     double* dist_out) {
@@ -813,9 +1086,17 @@ void knn_search_raw(const double* X, std::size_t n, std::size_t p, const double*
   }
   if (m == 0) return;
   if (use_kdtree(algo, n, p)) {
-    kdtree_knn(X, n, p, Q, m, k, n_threads, idx_out, dist_out);
+    // in many columns the tree is built on the projection (kd_projection)
+    kd_projection proj;
+    const bool project = p > 15 && p <= kProjMaxP && make_projection_from(X, n, p, proj);
+    kdtree_knn(X, n, p, Q, m, k, n_threads, idx_out, dist_out, project ? &proj : nullptr);
+    g_last_path.store(project ? 2 : 1);
+  } else if (algo == knn_algorithm::automatic &&
+             knn_projected_auto(X, n, p, Q, m, k, n_threads, idx_out, dist_out)) {
+    g_last_path.store(2);
   } else {
     brute_knn(X, n, p, Q, m, k, n_threads, idx_out, dist_out);
+    g_last_path.store(3);
   }
 }
 

@@ -60,6 +60,12 @@ inline double fast_sqdist(const double* a, const double* b, std::size_t p) {
 // The rule used by knn_algorithm::automatic: kd-tree for low dimension and
 // enough training points, brute force otherwise.
 bool knn_prefer_kdtree(std::size_t n, std::size_t p);
+// The path the last exact kNN search took ("kdtree", "kdtree_projected" or
+// "brute"; testing hook). In more than 15 columns, algorithm "auto" takes the
+// kd-tree on the leading principal axes when a pilot of 64 queries shows that
+// it compares few enough points, brute force otherwise; the lists are the
+// same either way.
+const char* knn_last_exact_path();
 
 // kNN core. X: n x p column-major (rows are points). Q: m x p column-major, or
 // nullptr for the self-search (then m must equal n and each point is
