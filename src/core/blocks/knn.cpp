@@ -179,6 +179,7 @@ constexpr int kLeafSize = 24;
 // ones on the coordinates as given, so the lists do not depend on U.
 constexpr size_t kProjAxes = 12;
 constexpr size_t kProjMaxP = 256;  // above, the projection costs more than it saves
+constexpr size_t kProjSample = 4096;
 
 struct kd_projection {
   size_t p = 0, r = 0;     // input columns; axes (the projection has r + 1 coordinates)
@@ -200,12 +201,14 @@ struct kd_projection {
       for (size_t l = 0; l < p; ++l) s += u[l] * tmp[l];
       z[a] = s;
     }
-    double res = 0.0;
-    for (size_t l = 0; l < p; ++l) {
-      double v = tmp[l];
-      for (size_t a = 0; a < r; ++a) v -= z[a] * U[a * p + l];
-      res += v * v;
+    // the residual, computed (not |x - mu|^2 - |z|^2, which cancels)
+    for (size_t a = 0; a < r; ++a) {
+      const double* u = &U[a * p];
+      const double za = z[a];
+      for (size_t l = 0; l < p; ++l) tmp[l] -= za * u[l];
     }
+    double res = 0.0;
+    for (size_t l = 0; l < p; ++l) res += tmp[l] * tmp[l];
     z[r] = std::sqrt(res);
     return std::sqrt(nrm2);
   }
@@ -223,10 +226,13 @@ bool make_projection(const double* src, size_t n, size_t p, kd_projection& pr) {
     for (size_t l = 0; l < p; ++l) pr.mu[l] += x[l];
   }
   for (size_t l = 0; l < p; ++l) pr.mu[l] /= static_cast<double>(n);
+  // the axes need not be exact (any orthonormal U gives valid bounds): the
+  // covariance of at most kProjSample points spread evenly over the rows
   arma::mat C(p, p, arma::fill::zeros);
   std::vector<double> t(p);
-  for (size_t j = 0; j < n; ++j) {
-    const double* x = src + j * p;
+  const size_t ns = std::min(n, kProjSample);
+  for (size_t e = 0; e < ns; ++e) {
+    const double* x = src + ((e * n) / ns) * p;
     for (size_t l = 0; l < p; ++l) t[l] = x[l] - pr.mu[l];
     for (size_t b = 0; b < p; ++b) {
       const double tb = t[b];
@@ -412,7 +418,14 @@ class kd_tree {
   // A lower bound of the canonical squared distances of the node's points.
   double box_bound(int id, const double* zq, double slack) const {
     const double b = box_sqdist(id, zq);
-    if (proj_ == nullptr) return b;
+    return proj_ == nullptr ? b : shrink_bound(b, slack);
+  }
+  // ... and of one point's, from the squared distance of the projections
+  // summed in any order (fast_sqdist)
+  double point_bound(double z2, double slack) const {
+    return shrink_bound(z2 * (1.0 - 4.0 * (static_cast<double>(dz_) + 2.0) * DBL_EPSILON), slack);
+  }
+  double shrink_bound(double b, double slack) const {
     const double r = std::sqrt(b) - slack;
     if (!(r > 0)) return 0.0;
     // the canonical summation errs by less than (p + 2) u relative
@@ -433,7 +446,14 @@ class kd_tree {
         const int j = perm_[t];
         if (j == self) continue;
         const double* x = &pts_[static_cast<size_t>(t) * p_];
-        if (screen && h.size == h.k && h.prunes(fast_sqdist(q, x, p_) * shrink)) continue;
+        if (screen && h.size == h.k) {
+          // with a projection, first the point's own lower bound in z
+          if (proj_ != nullptr &&
+              h.prunes(point_bound(fast_sqdist(zq, &zpts_[static_cast<size_t>(t) * dz_], dz_), slack))) {
+            continue;
+          }
+          if (h.prunes(fast_sqdist(q, x, p_) * shrink)) continue;
+        }
         h.offer(canonical_sqdist(q, x, p_), j);
       }
       return;
@@ -565,11 +585,17 @@ void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, 
 }
 
 // Many columns, algorithm "auto": the kd-tree on the projection answers the
-// queries when a pilot of kPilot queries spread over them compares at most
-// kPilotShare of the training points per query (the brute-force kernel
-// compares all of them, several times faster per point); brute force
-// otherwise. Both give the same lists, so the choice changes only the time.
+// queries when a pilot says it compares few points; brute force otherwise.
+// Both give the same lists, so the choice changes only the time. The pilot
+// searches kPilot queries spread over all of them in a tree of at most
+// kPilotTrain training points (spread evenly; with k scaled to the same
+// radius), so that data it rejects cost little more than brute force; it
+// accepts when they compared at most kPilotShare of those points each (the
+// brute-force kernel compares all of them, several times faster per point).
+// A tree grows more selective with more points, so the pilot errs on the
+// side of brute force.
 constexpr size_t kPilot = 64;
+constexpr size_t kPilotTrain = 4096;
 constexpr double kPilotShare = 0.1;
 
 bool knn_projected_auto(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
@@ -580,27 +606,33 @@ bool knn_projected_auto(const double* X, size_t n, size_t p, const double* Q, si
   std::vector<double> xt = transpose_points(X, n, p);
   kd_projection proj;
   if (!make_projection(xt.data(), n, p, proj)) return false;
-  const kd_tree tree(xt.data(), n, p, kLeafSize, &proj);
-  std::vector<double>().swap(xt);
   std::vector<double> qt;
   if (Q != nullptr) qt = transpose_points(Q, m, p);
-  const double* qp = Q != nullptr ? qt.data() : nullptr;
-  kd_scratch s;
-  s.buf.resize(static_cast<size_t>(k));
-  s.z.resize(tree.zdim());
-  s.tmp.resize(p);
-  size_t visits = 0;
-  const double budget = kPilotShare * static_cast<double>(n) * static_cast<double>(kPilot);
-  for (size_t e = 0; e < kPilot; ++e) {
-    const size_t t = (e * m) / kPilot + (m / kPilot) / 2;
-    if (qp == nullptr) {
-      visits += kd_query(tree, p, tree.point(t), t, tree.original_index(t), k, s);
-    } else {
-      visits += kd_query(tree, p, &qp[t * p], SIZE_MAX, -1, k, s);
+  const double* qp = Q != nullptr ? qt.data() : xt.data();
+  {
+    const size_t ns = std::min(n, kPilotTrain);
+    std::vector<double> xs(ns * p);
+    for (size_t e = 0; e < ns; ++e) {
+      std::memcpy(&xs[e * p], &xt[((e * n) / ns) * p], p * sizeof(double));
     }
-    if (static_cast<double>(visits) > budget) return false;
+    const kd_tree pilot(xs.data(), ns, p, kLeafSize, &proj);
+    const double kk = std::ceil(static_cast<double>(k) * static_cast<double>(ns) / static_cast<double>(n));
+    const int ks = static_cast<int>(std::min(static_cast<double>(ns), std::max(1.0, kk)));
+    kd_scratch s;
+    s.buf.resize(static_cast<size_t>(ks));
+    s.z.resize(pilot.zdim());
+    s.tmp.resize(p);
+    size_t visits = 0;
+    const double budget = kPilotShare * static_cast<double>(ns) * static_cast<double>(kPilot);
+    for (size_t e = 0; e < kPilot; ++e) {
+      const size_t t = (e * m) / kPilot + (m / kPilot) / 2;
+      visits += kd_query(pilot, p, &qp[t * p], SIZE_MAX, -1, ks, s);
+      if (static_cast<double>(visits) > budget) return false;
+    }
   }
-  kdtree_knn_tree(tree, p, qp, m, k, n_threads, idx_out, dist_out);
+  const kd_tree tree(xt.data(), n, p, kLeafSize, &proj);
+  std::vector<double>().swap(xt);
+  kdtree_knn_tree(tree, p, Q != nullptr ? qt.data() : nullptr, m, k, n_threads, idx_out, dist_out);
   return true;
 }
 
