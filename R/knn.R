@@ -22,15 +22,14 @@
 #' the answer. In more than 15 (and at most 256) columns the kd-tree is built
 #' on the training points' 12 leading principal axes plus the norm of the
 #' residual, whose distances bound the true ones from below (with a margin for
-#' rounding): data that lie near a low-dimensional manifold, such as the
-#' leading principal components of single-cell data or learned features, are
-#' searched much faster than by brute force, with the same result.
+#' rounding): data near a low-dimensional manifold are searched several times
+#' faster than by brute force, with the same result.
 #' `algorithm = "auto"` uses the kd-tree when the data have at most 15
 #' columns and at least 500 rows. In more columns, with at least 2,000
-#' training points and 1,000 queries, it first searches 64 of the queries
-#' with the principal-axes tree and keeps it when they compared at most a
-#' tenth of the training points each; brute force otherwise. The choice
-#' changes the time only, never the lists.
+#' training points and 1,000 queries, it first searches 64 of the queries in
+#' a principal-axes tree of at most 4,096 of the training points and takes
+#' the tree when they compared at most a tenth of those points each; brute
+#' force otherwise. The choice changes the time only, never the lists.
 #'
 #' **HNSW.** The graph index of Malkov and Yashunin, built on the data
 #' structures and search routines of the `hnswlib` headers that the package

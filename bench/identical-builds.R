@@ -10,6 +10,9 @@
 # (Laplacian eigenmaps and LTSA with LOBPCG, diffusion maps with the kNN
 # kernel by shift-invert and by LOBPCG; the screen of the automatic choice
 # on a 3-D and a 50-D graph).
+# Since 2026-11-29 also kd-tree searches on the principal axes in 20 and 50
+# columns (self-search, queries, integer ties, far queries) and Isomap and LLE
+# fits of 4,000 x 50 rows, whose exact searches take that tree.
 # Written for changes meant to leave results unchanged (the kNN candidate
 # heap, PLML's feasibility check, the diffusion map's single search in
 # predict(), the kd-tree's candidate heap, the layout of PLML's assignment
@@ -35,7 +38,15 @@ if (!is.null(libs)) {
               knn_brute = knn(x[1:3000, 1:3], 20L, algorithm = "brute"),
               knn_kd_self = knn(x[, 1:3], 20L, algorithm = "kdtree"),
               knn_kd_query = knn(x[1:2222, 1:3], 64L, query = x[, 1:3], algorithm = "kdtree"),
-              knn_kd_ties = knn(xi[, 1:3], 25L, algorithm = "kdtree"))
+              knn_kd_ties = knn(xi[, 1:3], 25L, algorithm = "kdtree"),
+              # the kd-tree on the principal axes (more than 15 columns): by
+              # the pilot of "auto" (knn_query above) and by request
+              knn_kd50_self = knn(x[1:6000, ], 12L, algorithm = "kdtree"),
+              knn_kd50_query = knn(x[1:6000, ], 40L, query = xd, algorithm = "kdtree"),
+              knn_kd20_ties = knn(xi, 40L, query = xi[1:1500, ] + 0.5, algorithm = "kdtree"),
+              knn_kd50_far = knn(x[1:6000, ], 5L, query = rbind(1e4 * xn[1:30, ], 0 * xn[1:3, ])))
+  res$isomap50 <- embedding(isomap(x[1:4000, ], 2, k = 12))
+  res$lle50 <- embedding(lle(x[1:4000, ], 2, k = 12))
   for (cs in list(c(1, 12), c(1, 13), c(3, 9), c(2, 10))) {
     f <- plml(other_roll(20000, cs[1]), k = cs[2], seed = 1)
     res[[sprintf("plml_seed%d_k%d", cs[1], cs[2])]] <- list(y = embedding(f), labels = f$labels)
