@@ -176,6 +176,15 @@ test_that("many columns: the kd-tree on the principal axes gives the brute-force
   G <- as.matrix(expand.grid(0:5, 0:5, 0:5, 0:1, 0:1))
   G <- cbind(G, G[, 1:3] * 0, G[, c(1, 1, 2, 3, 5, 4, 2, 1, 3)])[, 1:17]
   expect_knn_ref(knn(G, 20, algorithm = "kdtree"), ref_knn(G, 20), tol = 0)
+  # a plane in 30 columns far from the origin or near underflow, and columns
+  # without variance: the slack of the bounds, the projection's centring
+  set.seed(22)
+  P <- matrix(rnorm(3000 * 2), ncol = 2) %*% matrix(rnorm(60), 2)
+  for (Y in list(1e8 + P, 1e-150 * P, cbind(P[, 1:4], matrix(0, 3000, 14)))) {
+    ay <- knn(Y, 8, algorithm = "auto")
+    expect_identical(path(), "kdtree_projected")
+    expect_identical(ay, knn(Y, 8, algorithm = "brute"))
+  }
   # data without a low-dimensional structure: the pilot keeps brute force
   W <- matrix(rnorm(3000 * 40), ncol = 40)
   aw <- knn(W, 10, algorithm = "auto")
