@@ -532,8 +532,7 @@ struct kd_scratch {
 };
 
 // One query's k nearest: into buf (sorted); returns the points compared.
-size_t kd_query(const kd_tree& tree, size_t p, const double* q, size_t pos, int self_i, int k,
-                kd_scratch& s) {
+size_t kd_query(const kd_tree& tree, const double* q, size_t pos, int self_i, int k, kd_scratch& s) {
   double slack = 0.0;
   const double* zq = q;
   if (tree.projected()) {
@@ -550,7 +549,6 @@ size_t kd_query(const kd_tree& tree, size_t p, const double* q, size_t pos, int 
   size_t visits = 0;
   tree.knn(q, zq, slack, self_i, h, &visits);
   std::sort_heap(s.buf.data(), s.buf.data() + h.size, nb_order());
-  (void)p;
   return visits;
 }
 
@@ -564,7 +562,7 @@ void kdtree_knn_tree(const kd_tree& tree, size_t p, const double* qt, size_t m, 
         s.tmp.resize(p);
       },
       [&](const double* q, size_t pos, int self_i, size_t row, kd_scratch& s) {
-        kd_query(tree, p, q, pos, self_i, k, s);
+        kd_query(tree, q, pos, self_i, k, s);
         for (int r = 0; r < k; ++r) {
           idx_out[row + static_cast<size_t>(r) * m] = s.buf[r].i;
           dist_out[row + static_cast<size_t>(r) * m] = s.buf[r].d;
@@ -626,7 +624,7 @@ bool knn_projected_auto(const double* X, size_t n, size_t p, const double* Q, si
     const double budget = kPilotShare * static_cast<double>(ns) * static_cast<double>(kPilot);
     for (size_t e = 0; e < kPilot; ++e) {
       const size_t t = (e * m) / kPilot + (m / kPilot) / 2;
-      visits += kd_query(pilot, p, &qp[t * p], SIZE_MAX, -1, ks, s);
+      visits += kd_query(pilot, &qp[t * p], SIZE_MAX, -1, ks, s);
       if (static_cast<double>(visits) > budget) return false;
     }
   }
