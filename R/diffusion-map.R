@@ -21,7 +21,8 @@
 #' search of the `kernel_k` neighbours. The kernel needs about 90 bytes per
 #' point and kernel neighbour (about 13.5 GB for \eqn{10^6} points at
 #' `kernel_k = 150`); a fit that would not fit in the memory available stops
-#' before it starts, with an error of class `manifoldOOS_memory_error`.
+#' before it starts, with an error of class `manifoldOOS_memory_error` that
+#' names the largest `kernel_k` that fits.
 #' `kernel_k = k` costs about what [laplacian_eigenmaps()] costs (\eqn{10^6}
 #' points in 50 dimensions: about three minutes and under 4 GB on two
 #' cores), but cuts the Gaussian off where its weights are still large
@@ -170,9 +171,15 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
     # the neighbour lists, the symmetrised kernel and its normalisations: a
     # peak of about 90 bytes per point and kernel neighbour (1.40 GB for
     # 10^5 points and kernel_k = 150 in bench/atlas.R)
+    # the hint names the largest kernel_k that fits, when one does
+    fits_k <- floor(available_memory() / (90 * as.numeric(n)))
     check_memory(90 * as.numeric(n) * kernel_k,
                  sprintf("the kNN kernel of %d points with kernel_k = %d", n, kernel_k), "kernel_k",
-                 "use a smaller `kernel_k` (its default is 10 k).")
+                 if (!is.na(fits_k) && fits_k >= 1) {
+                   sprintf(paste0("use a smaller `kernel_k` (its default is 10 k): about %d fits ",
+                                  "(kernel_k = k costs about what laplacian_eigenmaps() costs)."),
+                           as.integer(min(fits_k, kernel_k - 1)))
+                 } else "use a smaller `kernel_k` (its default is 10 k).")
   } else {
     # the n x n squared distances, their transpose and sum, and the kernel
     check_memory(40 * as.numeric(n)^2, sprintf("the dense kernel of %d points", n), "kernel",

@@ -202,6 +202,9 @@ test_that("a kernel that cannot fit in memory is refused before it is built, nam
                       class = "manifoldOOS_memory_error")
   expect_identical(err$arg, "kernel_k")
   expect_match(conditionMessage(err), "kNN kernel of 600 points with kernel_k = 100")
+  # the largest kernel_k that fits: 5e6 / (90 x 600) = 92.6
+  expect_match(conditionMessage(err), "about 92 fits", fixed = TRUE)
+  expect_s3_class(diffusion_map(X, 2, kernel = "knn", kernel_k = 92), "manifold_diffusion")
   expect_s3_class(diffusion_map(X, 2, kernel = "knn", kernel_k = 30), "manifold_diffusion")
   # the dense kernel: 40 bytes per pair, 14.4 MB
   err <- expect_error(diffusion_map(X, 2, kernel = "dense"), class = "manifoldOOS_memory_error")
