@@ -11,6 +11,7 @@
 // depend on the rounding of the expansion (nor on the kernel that computed
 // it, nor on the number of threads).
 #include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/dense_crossprod.h>
 #include <manifoldOOS/blocks/eigen_dense.h>
 #include <manifoldOOS/blocks/parallel.h>
 
@@ -228,18 +229,15 @@ bool make_projection(const double* src, size_t n, size_t p, kd_projection& pr) {
   for (size_t l = 0; l < p; ++l) pr.mu[l] /= static_cast<double>(n);
   // the axes need not be exact (any orthonormal U gives valid bounds): the
   // covariance of at most kProjSample points spread evenly over the rows
-  arma::mat C(p, p, arma::fill::zeros);
-  std::vector<double> t(p);
   const size_t ns = std::min(n, kProjSample);
+  arma::mat S(ns, p);
   for (size_t e = 0; e < ns; ++e) {
     const double* x = src + ((e * n) / ns) * p;
-    for (size_t l = 0; l < p; ++l) t[l] = x[l] - pr.mu[l];
-    for (size_t b = 0; b < p; ++b) {
-      const double tb = t[b];
-      double* c = C.colptr(b);
-      for (size_t l = b; l < p; ++l) c[l] += t[l] * tb;
-    }
+    for (size_t l = 0; l < p; ++l) S(e, l) = x[l] - pr.mu[l];
   }
+  arma::mat C(p, p, arma::fill::zeros);
+  crossprod_lower_acc(S.memptr(), static_cast<long>(ns), static_cast<long>(ns), static_cast<long>(p),
+                      C.memptr(), static_cast<long>(p), 1);
   C = arma::symmatl(C);
   arma::vec val;
   arma::mat vec;
@@ -255,12 +253,6 @@ bool make_projection(const double* src, size_t n, size_t p, kd_projection& pr) {
     for (size_t l = 0; l < p; ++l) pr.U[a * p + l] = v[l];
   }
   return true;
-}
-
-// make_projection on the n x p column-major X
-bool make_projection_from(const double* X, size_t n, size_t p, kd_projection& pr) {
-  std::vector<double> xt = transpose_points(X, n, p);
-  return make_projection(xt.data(), n, p, pr);
 }
 
 class kd_tree {
@@ -570,16 +562,20 @@ void kdtree_knn_tree(const kd_tree& tree, size_t p, const double* qt, size_t m, 
       });
 }
 
-void kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
-                int n_threads, int* idx_out, double* dist_out,
-                const kd_projection* proj = nullptr) {
+// project: build the tree on the principal axes (kd_projection) when they
+// can be computed. Returns whether it did.
+bool kdtree_knn(const double* X, size_t n, size_t p, const double* Q, size_t m, int k,
+                int n_threads, int* idx_out, double* dist_out, bool project) {
   std::vector<double> xt = transpose_points(X, n, p);
-  const kd_tree tree(xt.data(), n, p, kLeafSize, proj);
+  kd_projection proj;
+  project = project && make_projection(xt.data(), n, p, proj);
+  const kd_tree tree(xt.data(), n, p, kLeafSize, project ? &proj : nullptr);
   std::vector<double>().swap(xt);
   std::vector<double> qt;
   if (Q != nullptr) qt = transpose_points(Q, m, p);
   kdtree_knn_tree(tree, p, Q != nullptr ? qt.data() : nullptr, m, k, n_threads, idx_out,
                   dist_out);
+  return project;
 }
 
 // Many columns, algorithm "auto": the kd-tree on the projection answers the
@@ -1117,10 +1113,9 @@ void knn_search_raw(const double* X, std::size_t n, std::size_t p, const double*
   if (m == 0) return;
   if (use_kdtree(algo, n, p)) {
     // in many columns the tree is built on the projection (kd_projection)
-    kd_projection proj;
-    const bool project = p > 15 && p <= kProjMaxP && make_projection_from(X, n, p, proj);
-    kdtree_knn(X, n, p, Q, m, k, n_threads, idx_out, dist_out, project ? &proj : nullptr);
-    g_last_path.store(project ? 2 : 1);
+    const bool projected = kdtree_knn(X, n, p, Q, m, k, n_threads, idx_out, dist_out,
+                                      p > 15 && p <= kProjMaxP);
+    g_last_path.store(projected ? 2 : 1);
   } else if (algo == knn_algorithm::automatic &&
              knn_projected_auto(X, n, p, Q, m, k, n_threads, idx_out, dist_out)) {
     g_last_path.store(2);
