@@ -8,27 +8,29 @@
 #' * `kernel = "knn"`: a sparse kernel that keeps the pairs in which one point
 #'   is among the other's `kernel_k` nearest neighbours (the `"or"`
 #'   symmetrisation of [neighbor_graph()]), plus the diagonal. The default
-#'   `kernel_k = 10 k` reaches distances where, on a two-dimensional manifold
-#'   and with the default bandwidth, the weights have fallen to about
-#'   \eqn{e^{-5}}.
+#'   `kernel_k` is `10 k` up to 20,000 points (at most \eqn{n - 1}); above,
+#'   the kernel keeps about the size it has at 20,000 points,
+#'   `round(10 k * 20000 / n)` neighbours per point, and from 200,000 points
+#'   on it has `k`, as the neighbour graph of [laplacian_eigenmaps()] has.
+#'   On a two-dimensional manifold sampled without noise, and with the default
+#'   bandwidth, `10 k` neighbours reach distances where the weights have
+#'   fallen to about \eqn{e^{-5}}; `k` neighbours stop where they are still
+#'   about \eqn{e^{-1/2}} (at the median distance to the `k`-th neighbour),
+#'   and the embedding is then closer to that of a weighted kNN graph than to
+#'   that of the full kernel. The value used is stored in the fit
+#'   (`fit$kernel_k`) and printed with it.
 #' * `kernel = "auto"` (default): `"dense"` up to
 #'   `getOption("manifoldOOS.dense_max_n", 2000)` points, `"knn"` above.
 #'
-#' **Large data.** The kNN kernel's time and memory grow with `kernel_k`.
-#' With the default `kernel_k = 10 k`, a fit of \eqn{10^5} points in 50
-#' dimensions takes about three times the time and twice the memory of
-#' [laplacian_eigenmaps()] with the same `k`, most of the extra time in the
-#' search of the `kernel_k` neighbours. The kernel needs about 90 bytes per
-#' point and kernel neighbour (about 13.5 GB for \eqn{10^6} points at
-#' `kernel_k = 150`); a fit that would not fit in the memory available stops
+#' **Large data.** With the default `kernel_k`, a fit of \eqn{10^5} or more
+#' points costs about what [laplacian_eigenmaps()] with the same `k` costs
+#' (\eqn{10^6} points in 50 dimensions: about three minutes and under 4 GB on
+#' two cores). A larger `kernel_k` costs mostly in the search of its
+#' neighbours and in memory: the kernel needs about 90 bytes per point and
+#' kernel neighbour (about 13.5 GB for \eqn{10^6} points at
+#' `kernel_k = 150`). A fit that would not fit in the memory available stops
 #' before it starts, with an error of class `manifoldOOS_memory_error` that
 #' names the largest `kernel_k` that fits.
-#' `kernel_k = k` costs about what [laplacian_eigenmaps()] costs (\eqn{10^6}
-#' points in 50 dimensions: about three minutes and under 4 GB on two
-#' cores), but cuts the Gaussian off where its weights are still large
-#' (about \eqn{e^{-1/2}} at the median distance to the `k`-th neighbour): the
-#' embedding is then closer to that of a weighted kNN graph than to that of
-#' the full kernel.
 #'
 #' **Bandwidth.** A positive number, or a rule of [neighbor_graph()]:
 #' `"median_knn"` (default; the median over the points of the distance to
@@ -103,7 +105,7 @@
 #' @param k The neighbour of the `"median_knn"` bandwidth rule.
 #' @param kernel `"auto"`, `"dense"` or `"knn"` (see Details).
 #' @param kernel_k Number of nearest neighbours of the kNN kernel (`NULL`:
-#'   `min(10 k, n - 1)`).
+#'   `10 k` up to 20,000 points, falling to `k` at 200,000; see Details).
 #' @param knn_method Neighbour search of the kNN kernel, the bandwidth rule and
 #'   the Nyström rule: `"auto"` (default; the option `manifoldOOS.knn_method`),
 #'   `"exact"` or `"hnsw"` (see [knn()]). The search used is recorded in
@@ -165,7 +167,7 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
     kernel <- if (n <= getOption("manifoldOOS.dense_max_n", 2000L)) "dense" else "knn"
   }
   kernel_k <- if (kernel == "knn") {
-    if (is.null(kernel_k)) min(10L * k, n - 1L) else check_k(kernel_k, n, "kernel_k")
+    if (is.null(kernel_k)) default_kernel_k(k, n) else check_k(kernel_k, n, "kernel_k")
   } else NA_integer_
   if (kernel == "knn") {
     # the neighbour lists, the symmetrised kernel and its normalisations: a
@@ -176,10 +178,10 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
     check_memory(90 * as.numeric(n) * kernel_k,
                  sprintf("the kNN kernel of %d points with kernel_k = %d", n, kernel_k), "kernel_k",
                  if (!is.na(fits_k) && fits_k >= 1) {
-                   sprintf(paste0("use a smaller `kernel_k` (its default is 10 k): about %d fits ",
+                   sprintf(paste0("use a smaller `kernel_k`: about %d fits ",
                                   "(kernel_k = k costs about what laplacian_eigenmaps() costs)."),
                            as.integer(min(fits_k, kernel_k - 1)))
-                 } else "use a smaller `kernel_k` (its default is 10 k).")
+                 } else "use a smaller `kernel_k`.")
   } else {
     # the n x n squared distances, their transpose and sum, and the kernel
     check_memory(40 * as.numeric(n)^2, sprintf("the dense kernel of %d points", n), "kernel",
@@ -234,6 +236,13 @@ diffusion_map <- function(X, ndim = 2, alpha = 1, t = 1, bandwidth = "median_knn
   )
   if (given) fit <- finish_distance_fit(fit, X, k)
   fit
+}
+
+# The default number of neighbours of the kNN kernel: 10 k up to 20,000
+# points; above, the kernel keeps about the size it has at 20,000 points
+# (10 k x 20,000 / n neighbours per point), but never fewer than k.
+default_kernel_k <- function(k, n) {
+  as.integer(min(n - 1, max(k, round(10 * k * min(1, 2e4 / n)))))
 }
 
 # The kernel matrix: dense (all pairs, unit diagonal) or the weights W of the

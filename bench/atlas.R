@@ -7,8 +7,9 @@
 #                  (its 3-D coordinates with the projected noise, as in the
 #                  calibration); scikit-learn runs on the 50-D data only
 #   ATLAS_ROUTES   eigen_solver values of laplacian_eigenmaps()   default lobpcg,sparse;
-#                  "diffusion" (diffusion_map(), default kNN kernel) and
-#                  "diffusion_k" (its kernel on k neighbours) add those fits;
+#                  "diffusion" (diffusion_map(), default kNN kernel),
+#                  "diffusion_k" (its kernel on k neighbours) and "diffusion_10k"
+#                  (on 10 k, the default up to 20,000 points) add those fits;
 #                  "ltsa", "ltsa_sparse" and "ltsa_auto": ltsa() with eigen_solver "lobpcg" / "sparse" / "auto";
 #                  "lgrm", "lgrm_iterative" and "lgrm_lobpcg": lgrm() with 200
 #                  landmarks, gamma = "scaled" and eigen_solver "auto" /
@@ -127,12 +128,15 @@ for (n in sizes) for (fdim in fit_dims) {
           peak_rss_mb = round(r$rss), spearman = NA_real_, method = NA_character_)
   }
   for (route in routes) {
-    # "diffusion": diffusion_map() with its default kNN kernel (kernel_k =
-    # 10 k); "diffusion_k": the kernel on the k neighbours of the LE graph
+    # "diffusion": diffusion_map() with its default kNN kernel;
+    # "diffusion_k": the kernel on the k neighbours of the LE graph;
+    # "diffusion_10k": on 10 k neighbours
     fit_call <- switch(route,
       diffusion = sprintf('fit <- diffusion_map(X, 2, k = %d, knn_method = "hnsw", verbose = TRUE)', k),
       diffusion_k = sprintf(paste0('fit <- diffusion_map(X, 2, k = %d, kernel = "knn", kernel_k = %d, ',
                                    'knn_method = "hnsw", verbose = TRUE)'), k, k),
+      diffusion_10k = sprintf(paste0('fit <- diffusion_map(X, 2, k = %d, kernel = "knn", kernel_k = %d, ',
+                                     'knn_method = "hnsw", verbose = TRUE)'), k, 10L * k),
       ltsa = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "lobpcg", verbose = TRUE)', k),
       ltsa_sparse = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", eigen_solver = "sparse", verbose = TRUE)', k),
       ltsa_auto = sprintf('fit <- ltsa(X, 2, k = %d, knn_method = "hnsw", verbose = TRUE)', k),
@@ -151,8 +155,11 @@ for (n in sizes) for (fdim in fit_dims) {
       'cat(sprintf("RESULT spearman %.6f\\n", abs(cor(fit$embedding[, 1], tt, method = "spearman"))))',
       'cat("METHOD", fit$solver$method, "\\n")'),
       work, keep = "^([0-9]{2}:[0-9]{2}:[0-9]{2} |METHOD)")
-    add_row(n = n, what = switch(route, diffusion = "diffusion_map() (kernel_k = 10 k)",
+    add_row(n = n, what = switch(route,
+                                 diffusion = sprintf("diffusion_map() defaults (kernel_k = %d)",
+                                                     manifoldOOS:::default_kernel_k(k, n)),
                                  diffusion_k = "diffusion_map(kernel_k = k)",
+                                 diffusion_10k = "diffusion_map(kernel_k = 10 k)",
                                  ltsa = "ltsa(eigen_solver = \"lobpcg\")",
                                  ltsa_sparse = "ltsa(eigen_solver = \"sparse\")",
                                  ltsa_auto = "ltsa(eigen_solver = \"auto\")",

@@ -122,6 +122,39 @@ test_that("kernel = \"auto\" switches to the kNN kernel above dense_max_n; bandw
   expect_identical(diffusion_map(roll$x, ndim = 2)$kernel, "dense")
 })
 
+test_that("the default kernel_k is 10 k up to 20,000 points, then keeps the kernel's size, down to k", {
+  dk <- manifoldOOS:::default_kernel_k
+  expect_identical(dk(10L, 500L), 100L)
+  expect_identical(dk(10L, 50L), 49L)           # at most n - 1
+  expect_identical(dk(10L, 20000L), 100L)
+  expect_identical(dk(15L, 40000L), 75L)
+  expect_identical(dk(15L, 1e5), 30L)
+  expect_identical(dk(7L, 30000L), 47L)         # 70 x 2/3 = 46.7
+  expect_identical(dk(15L, 2e5), 15L)
+  expect_identical(dk(15L, 1e6), 15L)           # never fewer than k
+  # between 20,000 and 200,000 points the kernel holds about 20,000 x 10 k
+  # pairs, and kernel_k never grows with n
+  n <- round(seq(2e4, 2e5, length.out = 200))
+  kk <- vapply(n, function(m) dk(12L, m), 1L)
+  expect_true(all(abs(n * kk - 2e4 * 120) <= n / 2))
+  expect_true(all(diff(kk) <= 0))
+  expect_true(all(kk >= 12L & kk <= 120L))
+})
+
+test_that("a fit above 20,000 points takes the smaller default kernel, records and prints it", {
+  roll <- swiss_roll(24000, seed = 5)
+  fit <- diffusion_map(roll$x, ndim = 2, k = 5, knn_method = "exact")
+  expect_identical(fit$kernel, "knn")
+  expect_identical(fit$kernel_k, 42L)           # round(50 x 20000 / 24000)
+  expect_identical(fit$params$kernel_k, 42L)
+  expect_output(print(fit), "kernel_k = 42", fixed = TRUE)
+  # the same fit as asking for that kernel_k explicitly
+  same <- diffusion_map(roll$x, ndim = 2, k = 5, knn_method = "exact", kernel_k = 42)
+  expect_identical(embedding(fit), embedding(same))
+  # the diffusion coordinates still follow the roll
+  expect_gt(abs(stats::cor(embedding(fit)[, 1], roll$color, method = "spearman")), 0.99)
+})
+
 test_that("Nystrom extension: training rows, new rows against the formula, far points, contract", {
   roll <- swiss_roll(500, seed = 14)
   X <- roll$x[1:400, ]
