@@ -24,7 +24,7 @@
 #'
 #' **Large data.** With the default `kernel_k`, a fit of \eqn{10^5} or more
 #' points costs about what [laplacian_eigenmaps()] with the same `k` costs
-#' (\eqn{10^6} points in 50 dimensions: about three minutes and under 4 GB on
+#' (\eqn{10^6} points in 50 dimensions: three to four minutes and under 4 GB on
 #' two cores). A larger `kernel_k` costs mostly in the search of its
 #' neighbours and in memory: the kernel needs about 90 bytes per point and
 #' kernel neighbour (about 13.5 GB for \eqn{10^6} points at
