@@ -42,7 +42,7 @@ res <- data.frame(order = c("given", "Morton (3 principal axes)"),
                   recall_at_15 = round(c(rec_a, rec_o), 5))
 res$total_vs_given <- round((res$build_s + res$self_search_s) / (a$build + a$search), 2)
 cat(sprintf("\n-- HNSW build order, %s x 50 atlas roll, k = 15, recall on %d rows --\n",
-            format(n, big.mark = ","), nq))
+            format(n, big.mark = ",", scientific = FALSE), nq))
 print(res, row.names = FALSE)
 cat(sprintf("commit %s, %s\n", tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"),
             format(Sys.time(), tz = "UTC", usetz = TRUE)))
