@@ -161,12 +161,16 @@
     .Call(`_manifoldOOS_mo_lvm_average`, Y, idx1, dist, sigma)
 }
 
-.mo_hnsw_build <- function(X, M, ef_construction, seed, n_threads) {
-    .Call(`_manifoldOOS_mo_hnsw_build`, X, M, ef_construction, seed, n_threads)
+.mo_hnsw_build <- function(X, M, ef_construction, seed, n_threads, locality = TRUE) {
+    .Call(`_manifoldOOS_mo_hnsw_build`, X, M, ef_construction, seed, n_threads, locality)
 }
 
 .mo_hnsw_search <- function(index, query, k, ef, n_threads) {
     .Call(`_manifoldOOS_mo_hnsw_search`, index, query, k, ef, n_threads)
+}
+
+.mo_locality_order <- function(X) {
+    .Call(`_manifoldOOS_mo_locality_order`, X)
 }
 
 .mo_fingerprint <- function(X) {

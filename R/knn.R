@@ -58,10 +58,20 @@
 #' the time. For neighbour graphs of manifold learners a recall near 0.99
 #' is ample; raise `ef` (search only) or `ef_construction` for more.
 #'
-#' *Determinism.* Levels are drawn from `seed`, and points are inserted in
-#' fixed waves of consecutive rows: each point of a wave searches the graph
-#' as it stood before the wave (in parallel) and its reverse links are added
-#' in row order. Nothing depends on thread timing, so for a given seed and
+#' *Insertion order.* The index inserts the rows in a locality order, not
+#' in the order given: sorted by a Morton (Z-order) code of their
+#' coordinates on the three leading principal axes of the data, so that
+#' consecutive insertions work on the same region of the graph while it is
+#' in the processor's cache. On a million points in 50 columns this builds
+#' the index and answers the self-search in a little over half the time of
+#' the given order, at the same recall. The lists are returned in the rows
+#' of `X` as always; the order depends on the values of `X` only.
+#'
+#' *Determinism.* Levels are drawn from `seed` (one draw per row), and
+#' points are inserted in fixed waves of consecutive points of that order:
+#' each point of a wave searches the graph as it stood before the wave (in
+#' parallel) and its reverse links are added in that order. Nothing depends
+#' on thread timing, so for a given seed and
 #' `hnsw_args` the index and every result are **identical for any number of
 #' threads**, run after run (and so on the workers of a parallel
 #' [predict()][predict.manifold_fit]). The index of the most recent training

@@ -536,8 +536,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // mo_hnsw_build
-SEXP mo_hnsw_build(const Rcpp::NumericMatrix& X, int M, int ef_construction, double seed, int n_threads);
-RcppExport SEXP _manifoldOOS_mo_hnsw_build(SEXP XSEXP, SEXP MSEXP, SEXP ef_constructionSEXP, SEXP seedSEXP, SEXP n_threadsSEXP) {
+SEXP mo_hnsw_build(const Rcpp::NumericMatrix& X, int M, int ef_construction, double seed, int n_threads, bool locality);
+RcppExport SEXP _manifoldOOS_mo_hnsw_build(SEXP XSEXP, SEXP MSEXP, SEXP ef_constructionSEXP, SEXP seedSEXP, SEXP n_threadsSEXP, SEXP localitySEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -546,7 +546,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type ef_construction(ef_constructionSEXP);
     Rcpp::traits::input_parameter< double >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(mo_hnsw_build(X, M, ef_construction, seed, n_threads));
+    Rcpp::traits::input_parameter< bool >::type locality(localitySEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_hnsw_build(X, M, ef_construction, seed, n_threads, locality));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -562,6 +563,17 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type ef(efSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(mo_hnsw_search(index, query, k, ef, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mo_locality_order
+Rcpp::IntegerVector mo_locality_order(const Rcpp::NumericMatrix& X);
+RcppExport SEXP _manifoldOOS_mo_locality_order(SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_locality_order(X));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1730,8 +1742,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_reconstruction_weights", (DL_FUNC) &_manifoldOOS_mo_reconstruction_weights, 6},
     {"_manifoldOOS_mo_reconstruct_embedding", (DL_FUNC) &_manifoldOOS_mo_reconstruct_embedding, 3},
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
-    {"_manifoldOOS_mo_hnsw_build", (DL_FUNC) &_manifoldOOS_mo_hnsw_build, 5},
+    {"_manifoldOOS_mo_hnsw_build", (DL_FUNC) &_manifoldOOS_mo_hnsw_build, 6},
     {"_manifoldOOS_mo_hnsw_search", (DL_FUNC) &_manifoldOOS_mo_hnsw_search, 5},
+    {"_manifoldOOS_mo_locality_order", (DL_FUNC) &_manifoldOOS_mo_locality_order, 1},
     {"_manifoldOOS_mo_fingerprint", (DL_FUNC) &_manifoldOOS_mo_fingerprint, 1},
     {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},
     {"_manifoldOOS_mo_lgrm_fit", (DL_FUNC) &_manifoldOOS_mo_lgrm_fit, 13},

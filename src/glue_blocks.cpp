@@ -14,6 +14,7 @@
 #include <manifoldOOS/blocks/kernels.h>
 #include <manifoldOOS/blocks/knn_hnsw.h>
 #include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/locality_order.h>
 #include <manifoldOOS/blocks/paths.h>
 #include <manifoldOOS/blocks/reconstruction.h>
 
@@ -712,11 +713,13 @@ manifoldOOS::hnsw_index* index_pointer(SEXP index) {
 }  // namespace
 
 // Build an HNSW index of the rows of X; returned as an external pointer.
+// locality = FALSE inserts the rows in their given order (for comparisons).
 // [[Rcpp::export(.mo_hnsw_build)]]
 SEXP mo_hnsw_build(const Rcpp::NumericMatrix& X, int M, int ef_construction, double seed,
-                   int n_threads) {
+                   int n_threads, bool locality = true) {
   MO_TRY {
     manifoldOOS::hnsw_options opt;
+    opt.locality = locality;
     opt.M = M;
     opt.ef_construction = ef_construction;
     opt.seed = static_cast<std::uint64_t>(seed);
@@ -751,6 +754,20 @@ Rcpp::List mo_hnsw_search(SEXP index, SEXP query, int k, int ef, int n_threads) 
     if (m > 0) ix->search(Q, m, k, ef, n_threads, idx.begin(), dist.begin());
     mo_index1_inplace(idx);
     return Rcpp::List::create(Rcpp::Named("idx") = idx, Rcpp::Named("dist") = dist);
+  }
+  MO_CATCH
+}
+
+// The locality order of the rows of X in which the HNSW index inserts them
+// (1-based; testing hook).
+// [[Rcpp::export(.mo_locality_order)]]
+Rcpp::IntegerVector mo_locality_order(const Rcpp::NumericMatrix& X) {
+  MO_TRY {
+    const std::vector<std::uint32_t> perm = manifoldOOS::locality_order(
+        X.begin(), static_cast<std::size_t>(X.nrow()), static_cast<std::size_t>(X.ncol()));
+    Rcpp::IntegerVector out(perm.size());
+    for (std::size_t t = 0; t < perm.size(); ++t) out[t] = static_cast<int>(perm[t]) + 1;
+    return out;
   }
   MO_CATCH
 }

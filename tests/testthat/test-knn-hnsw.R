@@ -205,3 +205,47 @@ test_that("knn_method = \"hnsw\" is in force for the whole fit, not only for its
   }
   expect_null(getOption("manifoldOOS.knn_method"))   # restored when each fit returned
 })
+
+test_that("the insertion order is a permutation that keeps neighbours together", {
+  lo <- manifoldOOS:::.mo_locality_order
+  # a 16 x 16 x 16 grid in shuffled rows: consecutive rows of the order are
+  # grid neighbours far more often than in the given order
+  g <- as.matrix(expand.grid(x = 0:15, y = 0:15, z = 0:15))
+  set.seed(4)
+  X <- g[sample(nrow(g)), ] %*% qr.Q(qr(matrix(stats::rnorm(9), 3)))
+  o <- lo(X)
+  expect_identical(sort(o), seq_len(nrow(X)))
+  step <- function(ord) mean(sqrt(rowSums(diff(X[ord, ])^2)))
+  expect_lt(step(o), 3)
+  expect_gt(step(seq_len(nrow(X))), 9)
+  # constant data and a single column: the identity and a sort
+  expect_identical(lo(matrix(1, 50, 4)), 1:50)
+  v <- c(5, 3, 9, 1, 7)
+  expect_identical(lo(matrix(v, 5, 1)), order(v))
+  # depends on the values, not on the thread count or the row names
+  Y <- hnsw_data(2000)
+  expect_identical(lo(Y), lo(Y))
+})
+
+test_that("HNSW in the locality order agrees with HNSW in row order (recall, distances)", {
+  # two builds of the same graph index, inserting the rows in another order:
+  # both near-exact, the locality order no worse
+  X <- hnsw_data(4000)
+  ex <- knn(X, 10, method = "exact")
+  run <- function(locality) {
+    ix <- manifoldOOS:::.mo_hnsw_build(X, 16L, 50L, 42, 2L, locality)
+    manifoldOOS:::.mo_hnsw_search(ix, NULL, 10L, 32L, 2L)
+  }
+  a <- run(TRUE)
+  b <- run(FALSE)
+  ra <- recall_at(a$idx, ex$idx)
+  rb <- recall_at(b$idx, ex$idx)
+  expect_gte(ra, 0.97)
+  expect_gte(rb, 0.97)
+  expect_gte(ra, rb - 0.01)
+  # the default build is the locality order, and answers in rows
+  d <- knn(X, 10, method = "hnsw", hnsw_args = list(ef = 32))
+  expect_identical(d$idx, a$idx)
+  same <- a$idx == ex$idx
+  expect_identical(a$dist[same], ex$dist[same])
+})

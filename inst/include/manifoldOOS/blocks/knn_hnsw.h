@@ -13,6 +13,14 @@
 //   points, the reverse links are added in index order of the new points
 //   (pruned with the same heuristic when a list is full); (C) the entry point
 //   is updated in index order. No step depends on thread timing.
+// * Points are inserted in a locality order of the rows (locality_order.h:
+//   a Morton code of their coordinates on the leading principal axes), not
+//   in the order given: consecutive insertions then search the same region
+//   of the graph, which stays in cache. The internal ids are positions in
+//   that order; perm_ maps them back to rows. Levels are drawn per row (row
+//   i takes the i-th draw), so a row's level does not depend on the order.
+//   Measured at 10^6 x 50: build and self-search in 0.56 of the time of the
+//   given order, recall unchanged (bench/hnsw-order.R).
 // * Results are re-ranked with the package's canonical double distance
 //   (canonical_sqdist, the one the exact search returns): each query asks the
 //   index for its candidates, and the k best by (distance, index) are kept.
@@ -30,6 +38,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <random>
@@ -37,6 +46,7 @@
 #include <vector>
 
 #include <manifoldOOS/blocks/knn_impl.h>
+#include <manifoldOOS/blocks/locality_order.h>
 #include <manifoldOOS/blocks/parallel.h>
 #include <manifoldOOS/core/common.h>
 
@@ -47,6 +57,7 @@ struct hnsw_options {
   int ef_construction = 200;  // candidate list of the build
   std::uint64_t seed = 42;    // levels
   int wave = 512;             // points inserted per deterministic wave
+  bool locality = true;       // insert in a locality order (else in row order)
 };
 
 class hnsw_index {
@@ -64,9 +75,19 @@ class hnsw_index {
     if (opt.M < 2) throw input_error("`M` must be at least 2.");
     if (opt.ef_construction < 1) throw input_error("`ef_construction` must be at least 1.");
     if (opt.wave < 1) throw input_error("HNSW: the wave size must be at least 1.");
+    if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+      throw input_error("HNSW: too many training points.");
+    }
+    if (opt.locality) {
+      perm_ = locality_order(X, n, p);
+    } else {
+      perm_.resize(n);
+      for (std::size_t c = 0; c < n; ++c) perm_[c] = static_cast<std::uint32_t>(c);
+    }
+    // row-major coordinates in internal (insertion) order
     for (std::size_t j = 0; j < p; ++j) {
       const double* col = X + j * n;
-      for (std::size_t i = 0; i < n; ++i) xt_[i * p + j] = col[i];
+      for (std::size_t c = 0; c < n; ++c) xt_[c * p + j] = col[perm_[c]];
     }
     graph_.reset(new graph_t(&space_, n, static_cast<std::size_t>(opt.M),
                              static_cast<std::size_t>(opt.ef_construction), opt.seed));
@@ -108,9 +129,11 @@ class hnsw_index {
           // the bottom layer: consecutive queries search the same region of
           // the graph, which then stays in cache (the answers do not depend
           // on the order)
-          const std::size_t i = self ? static_cast<std::size_t>(self_order_[t]) : t;
+          // c: the query's internal id (self-search); i: its output row
+          const std::size_t c = self ? static_cast<std::size_t>(self_order_[t]) : 0u;
+          const std::size_t i = self ? static_cast<std::size_t>(perm_[c]) : t;
           if (self) {
-            std::memcpy(s.q.data(), &xt_[i * p], p * sizeof(double));
+            std::memcpy(s.q.data(), &xt_[c * p], p * sizeof(double));
           } else {
             for (std::size_t j = 0; j < p; ++j) s.q[j] = Q[i + j * m];
           }
@@ -118,12 +141,12 @@ class hnsw_index {
           auto res = graph_->searchKnn(s.qf.data(), kk);
           s.cand.clear();
           while (!res.empty()) {
-            const int j = static_cast<int>(res.top().second);
+            const std::size_t j = static_cast<std::size_t>(res.top().second);
             res.pop();
-            if (self && static_cast<std::size_t>(j) == i) continue;
+            if (self && j == c) continue;
             s.cand.push_back(make_nb(s.q.data(), j));
           }
-          if (s.cand.size() < static_cast<std::size_t>(k)) brute(s.q.data(), self ? static_cast<long>(i) : -1L, s.cand);
+          if (s.cand.size() < static_cast<std::size_t>(k)) brute(s.q.data(), self ? static_cast<long>(c) : -1L, s.cand);
           std::sort(s.cand.begin(), s.cand.end(), nb_less);
           for (int r = 0; r < k; ++r) {
             idx[i + static_cast<std::size_t>(r) * m] = s.cand[r].j;
@@ -136,20 +159,22 @@ class hnsw_index {
  private:
   struct nb {
     double d2, d;
-    int j;
+    int j;  // row
   };
   static bool nb_less(const nb& a, const nb& b) {
     return a.d2 < b.d2 || (a.d2 == b.d2 && a.j < b.j);
   }
-  nb make_nb(const double* q, int j) const {
-    const double d2 = canonical_sqdist(q, &xt_[static_cast<std::size_t>(j) * p_], p_);
-    return nb{d2, std::sqrt(d2), j};
+  // the neighbour with internal id c, as its row
+  nb make_nb(const double* q, std::size_t c) const {
+    const double d2 = canonical_sqdist(q, &xt_[c * p_], p_);
+    return nb{d2, std::sqrt(d2), static_cast<int>(perm_[c])};
   }
+  // every point but the one with internal id self
   void brute(const double* q, long self, std::vector<nb>& out) const {
     out.clear();
-    for (std::size_t j = 0; j < n_; ++j) {
-      if (static_cast<long>(j) == self) continue;
-      out.push_back(make_nb(q, static_cast<int>(j)));
+    for (std::size_t c = 0; c < n_; ++c) {
+      if (static_cast<long>(c) == self) continue;
+      out.push_back(make_nb(q, c));
     }
   }
 
@@ -161,14 +186,18 @@ class hnsw_index {
   void build(int n_threads) {
     graph_t& g = *graph_;
     const std::size_t n = n_, p = p_;
-    // levels from the seed, then every element allocated (unconnected)
+    // levels from the seed, drawn per row, then every element allocated
+    // (unconnected) at its internal id
     std::mt19937_64 rng(opt_.seed);
     std::uniform_real_distribution<double> unif(0.0, 1.0);
-    levels_.resize(n);
+    std::vector<int> row_level(n);
     for (std::size_t i = 0; i < n; ++i) {
       const double u = 1.0 - unif(rng);  // (0, 1]
-      levels_[i] = static_cast<int>(-std::log(u) * g.mult_);
+      row_level[i] = static_cast<int>(-std::log(u) * g.mult_);
     }
+    levels_.resize(n);
+    for (std::size_t c = 0; c < n; ++c) levels_[c] = row_level[perm_[c]];
+    std::vector<int>().swap(row_level);
     std::vector<float> row(p);
     for (std::size_t i = 0; i < n; ++i) {
       const tableint c = static_cast<tableint>(i);
@@ -387,7 +416,8 @@ class hnsw_index {
   std::vector<double> xt_;
   hnswlib::L2Space space_;
   std::unique_ptr<graph_t> graph_;
-  std::vector<int> levels_;
+  std::vector<std::uint32_t> perm_;   // internal id -> row
+  std::vector<int> levels_;           // by internal id
   std::vector<tableint> self_order_;  // order of the queries of a self-search
 };
 
