@@ -169,6 +169,10 @@
     .Call(`_manifoldOOS_mo_hnsw_search`, index, query, k, ef, n_threads)
 }
 
+.mo_hnsw_links <- function(index) {
+    .Call(`_manifoldOOS_mo_hnsw_links`, index)
+}
+
 .mo_locality_order <- function(X) {
     .Call(`_manifoldOOS_mo_locality_order`, X)
 }

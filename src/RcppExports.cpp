@@ -566,6 +566,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mo_hnsw_links
+Rcpp::List mo_hnsw_links(SEXP index);
+RcppExport SEXP _manifoldOOS_mo_hnsw_links(SEXP indexSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type index(indexSEXP);
+    rcpp_result_gen = Rcpp::wrap(mo_hnsw_links(index));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mo_locality_order
 Rcpp::IntegerVector mo_locality_order(const Rcpp::NumericMatrix& X);
 RcppExport SEXP _manifoldOOS_mo_locality_order(SEXP XSEXP) {
@@ -1744,6 +1755,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_manifoldOOS_mo_lvm_average", (DL_FUNC) &_manifoldOOS_mo_lvm_average, 4},
     {"_manifoldOOS_mo_hnsw_build", (DL_FUNC) &_manifoldOOS_mo_hnsw_build, 6},
     {"_manifoldOOS_mo_hnsw_search", (DL_FUNC) &_manifoldOOS_mo_hnsw_search, 5},
+    {"_manifoldOOS_mo_hnsw_links", (DL_FUNC) &_manifoldOOS_mo_hnsw_links, 1},
     {"_manifoldOOS_mo_locality_order", (DL_FUNC) &_manifoldOOS_mo_locality_order, 1},
     {"_manifoldOOS_mo_fingerprint", (DL_FUNC) &_manifoldOOS_mo_fingerprint, 1},
     {"_manifoldOOS_mo_lgrm_local", (DL_FUNC) &_manifoldOOS_mo_lgrm_local, 5},

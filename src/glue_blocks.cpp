@@ -758,6 +758,21 @@ Rcpp::List mo_hnsw_search(SEXP index, SEXP query, int k, int ef, int n_threads) 
   MO_CATCH
 }
 
+// The bottom layer's lists of an HNSW index, in rows (1-based; testing hook).
+// [[Rcpp::export(.mo_hnsw_links)]]
+Rcpp::List mo_hnsw_links(SEXP index) {
+  MO_TRY {
+    const std::vector<std::vector<int>> l = index_pointer(index)->bottom_links();
+    Rcpp::List out(l.size());
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      Rcpp::IntegerVector v(l[i].begin(), l[i].end());
+      out[i] = v + 1;
+    }
+    return out;
+  }
+  MO_CATCH
+}
+
 // The locality order of the rows of X in which the HNSW index inserts them
 // (1-based; testing hook).
 // [[Rcpp::export(.mo_locality_order)]]

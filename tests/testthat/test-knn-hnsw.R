@@ -249,3 +249,23 @@ test_that("HNSW in the locality order agrees with HNSW in row order (recall, dis
   same <- a$idx == ex$idx
   expect_identical(a$dist[same], ex$dist[same])
 })
+
+test_that("HNSW keeps to the sheet of a point: no neighbours across a gap, self-search or queries", {
+  # two parallel noisy sheets, 6 apart, in 30 columns: every exact neighbour
+  # lies on the point's own sheet, and so must every approximate one (the
+  # search enters the graph next to the point in the locality order)
+  sheets <- function(n, seed) {
+    set.seed(seed)
+    s <- rep(0:1, length.out = n)
+    Y <- cbind(stats::runif(n, 0, 40), stats::runif(n, 0, 40), 6 * s)
+    list(x = cbind(Y, matrix(0, n, 27)) + 0.25 * matrix(stats::rnorm(n * 30), n, 30), s = s)
+  }
+  tr <- sheets(20000, 1)
+  te <- sheets(2000, 2)
+  ex <- knn(tr$x, 10, method = "exact")
+  expect_true(all(tr$s[ex$idx] == tr$s))
+  ap <- knn(tr$x, 10, method = "hnsw", hnsw_args = list(ef = 12))
+  expect_true(all(tr$s[ap$idx] == tr$s))
+  aq <- knn(tr$x, 10, query = te$x, method = "hnsw", hnsw_args = list(ef = 12))
+  expect_true(all(tr$s[aq$idx] == te$s))
+})

@@ -19,8 +19,12 @@
 //   of the graph, which stays in cache. The internal ids are positions in
 //   that order; perm_ maps them back to rows. Levels are drawn per row (row
 //   i takes the i-th draw), so a row's level does not depend on the order.
-//   Measured at 10^6 x 50: build and self-search in 0.56 of the time of the
-//   given order, recall unchanged (bench/hnsw-order.R).
+//   A search descends the upper layers as hnswlib does, then starts the
+//   bottom layer from the closer of the descent's end and the points next to
+//   the query in the locality order (search_one()): a graph built in that
+//   order has few long links in its bottom layer, and a descent that ends on
+//   another sheet of the data would stay there. bench/hnsw-order.R measures
+//   both orders (time, recall, answers across the sheets of a roll).
 // * Results are re-ranked with the package's canonical double distance
 //   (canonical_sqdist, the one the exact search returns): each query asks the
 //   index for its candidates, and the k best by (distance, index) are kept.
@@ -78,12 +82,26 @@ class hnsw_index {
     if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
       throw input_error("HNSW: too many training points.");
     }
+    // levels from the seed, one draw per row (hnswlib's rule, mult = 1 / log M)
+    std::vector<int> row_level(n);
+    {
+      const double mult = 1.0 / std::log(1.0 * static_cast<double>(opt.M));
+      std::mt19937_64 rng(opt.seed);
+      std::uniform_real_distribution<double> unif(0.0, 1.0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double u = 1.0 - unif(rng);  // (0, 1]
+        row_level[i] = static_cast<int>(-std::log(u) * mult);
+      }
+    }
     if (opt.locality) {
-      perm_ = locality_order(X, n, p);
+      perm_ = coder_.fit(X, n, p);
     } else {
       perm_.resize(n);
       for (std::size_t c = 0; c < n; ++c) perm_[c] = static_cast<std::uint32_t>(c);
     }
+    levels_.resize(n);
+    for (std::size_t c = 0; c < n; ++c) levels_[c] = row_level[perm_[c]];
+    std::vector<int>().swap(row_level);
     // row-major coordinates in internal (insertion) order
     for (std::size_t j = 0; j < p; ++j) {
       const double* col = X + j * n;
@@ -138,7 +156,7 @@ class hnsw_index {
             for (std::size_t j = 0; j < p; ++j) s.q[j] = Q[i + j * m];
           }
           for (std::size_t j = 0; j < p; ++j) s.qf[j] = static_cast<float>(s.q[j]);
-          auto res = graph_->searchKnn(s.qf.data(), kk);
+          auto res = search_one(s.q.data(), s.qf.data(), kk);
           s.cand.clear();
           while (!res.empty()) {
             const std::size_t j = static_cast<std::size_t>(res.top().second);
@@ -154,6 +172,20 @@ class hnsw_index {
           }
         });
     if (!ok) throw input_error("HNSW search failed.");
+  }
+
+  // The bottom layer's lists in rows (0-based): the list of row perm_[c]
+  // at out[perm_[c]] (testing hook).
+  std::vector<std::vector<int>> bottom_links() const {
+    std::vector<std::vector<int>> out(n_);
+    for (std::size_t c = 0; c < n_; ++c) {
+      const unsigned int* ll = graph_->get_linklist0(static_cast<tableint>(c));
+      const int size = graph_->getListCount(const_cast<unsigned int*>(ll));
+      const tableint* nbrs = reinterpret_cast<const tableint*>(ll + 1);
+      std::vector<int>& o = out[perm_[c]];
+      for (int r = 0; r < size; ++r) o.push_back(static_cast<int>(perm_[nbrs[r]]));
+    }
+    return out;
   }
 
  private:
@@ -178,6 +210,52 @@ class hnsw_index {
     }
   }
 
+  // The kk best candidates (a max-heap of (float distance, internal id)) for
+  // the point q (double) / qf (float): hnswlib's greedy descent through the
+  // upper layers, then the bottom-layer search from the closer of its end
+  // and the points next to q in the locality order. In a graph built in that
+  // order a descent can end in a region of the data that lies close in
+  // space but far along the manifold (another sheet of a roll), which the
+  // bottom layer's short links do not leave; the order's neighbours are in
+  // q's own region. A training point asked as a query gets the same entry
+  // as in a self-search, so the two answers are the same.
+  heap_t search_one(const double* q, const float* qf, std::size_t kk) const {
+    graph_t& g = *graph_;
+    tableint cur = g.enterpoint_node_;
+    float curdist = g.fstdistfunc_(qf, g.getDataByInternalId(cur), g.dist_func_param_);
+    for (int lev = g.maxlevel_; lev > 0; --lev) {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        const unsigned int* data = g.get_linklist(cur, lev);
+        const int size = g.getListCount(const_cast<unsigned int*>(data));
+        const tableint* nbrs = reinterpret_cast<const tableint*>(data + 1);
+        for (int t = 0; t < size; ++t) {
+          const float d = g.fstdistfunc_(qf, g.getDataByInternalId(nbrs[t]), g.dist_func_param_);
+          if (d < curdist) {
+            curdist = d;
+            cur = nbrs[t];
+            changed = true;
+          }
+        }
+      }
+    }
+    if (opt_.locality && n_ > 1) {
+      const std::size_t t = coder_.locate(coder_.code(q));
+      for (std::size_t u : {t, t > 0 ? t - 1 : t}) {
+        const tableint e = static_cast<tableint>(u);
+        const float d = g.fstdistfunc_(qf, g.getDataByInternalId(e), g.dist_func_param_);
+        if (d < curdist || (d == curdist && e < cur)) {
+          curdist = d;
+          cur = e;
+        }
+      }
+    }
+    heap_t top = g.searchBaseLayerST<false>(cur, qf, std::max(g.ef_, kk));
+    while (top.size() > kk) top.pop();
+    return top;
+  }
+
   float fdist(tableint a, tableint b) const {
     return graph_->fstdistfunc_(graph_->getDataByInternalId(a), graph_->getDataByInternalId(b),
                                 graph_->dist_func_param_);
@@ -186,18 +264,7 @@ class hnsw_index {
   void build(int n_threads) {
     graph_t& g = *graph_;
     const std::size_t n = n_, p = p_;
-    // levels from the seed, drawn per row, then every element allocated
-    // (unconnected) at its internal id
-    std::mt19937_64 rng(opt_.seed);
-    std::uniform_real_distribution<double> unif(0.0, 1.0);
-    std::vector<int> row_level(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double u = 1.0 - unif(rng);  // (0, 1]
-      row_level[i] = static_cast<int>(-std::log(u) * g.mult_);
-    }
-    levels_.resize(n);
-    for (std::size_t c = 0; c < n; ++c) levels_[c] = row_level[perm_[c]];
-    std::vector<int>().swap(row_level);
+    // every element allocated (unconnected) at its internal id
     std::vector<float> row(p);
     for (std::size_t i = 0; i < n; ++i) {
       const tableint c = static_cast<tableint>(i);
@@ -416,6 +483,7 @@ class hnsw_index {
   std::vector<double> xt_;
   hnswlib::L2Space space_;
   std::unique_ptr<graph_t> graph_;
+  locality_coder coder_;              // the insertion order and its codes
   std::vector<std::uint32_t> perm_;   // internal id -> row
   std::vector<int> levels_;           // by internal id
   std::vector<tableint> self_order_;  // order of the queries of a self-search
