@@ -64,8 +64,13 @@
 #' consecutive insertions work on the same region of the graph while it is
 #' in the processor's cache. On a million points in 50 columns this builds
 #' the index and answers the self-search in a little over half the time of
-#' the given order, at the same recall. The lists are returned in the rows
-#' of `X` as always; the order depends on the values of `X` only.
+#' the given order, at the same or a higher recall. A search enters the
+#' bottom layer at the closer of two points: where hnswlib's descent through
+#' the upper layers ends, and the training points next to the query in the
+#' locality order. So a query near one sheet of a folded manifold is not
+#' answered from a neighbouring sheet that the descent happened to reach.
+#' The lists are returned in the rows of `X` as always; the order depends
+#' on the values of `X` only.
 #'
 #' *Determinism.* Levels are drawn from `seed` (one draw per row), and
 #' points are inserted in fixed waves of consecutive points of that order:

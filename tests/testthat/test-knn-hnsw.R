@@ -243,6 +243,16 @@ test_that("HNSW in the locality order agrees with HNSW in row order (recall, dis
   expect_gte(ra, 0.97)
   expect_gte(rb, 0.97)
   expect_gte(ra, rb - 0.01)
+  # the bottom layer, read back in rows: at most 2 M links, none to the
+  # point itself, and in both orders a list's links are mostly among the
+  # point's exact neighbours' neighbourhood (its nearest neighbour is linked)
+  for (locality in c(TRUE, FALSE)) {
+    L <- manifoldOOS:::.mo_hnsw_links(manifoldOOS:::.mo_hnsw_build(X, 16L, 50L, 42, 2L, locality))
+    expect_length(L, nrow(X))
+    expect_true(all(lengths(L) >= 1 & lengths(L) <= 32))
+    expect_false(any(vapply(seq_along(L), function(i) i %in% L[[i]], TRUE)))
+    expect_gte(mean(vapply(seq_along(L), function(i) ex$idx[i, 1] %in% L[[i]], TRUE)), 0.95)
+  }
   # the default build is the locality order, and answers in rows
   d <- knn(X, 10, method = "hnsw", hnsw_args = list(ef = 32))
   expect_identical(d$idx, a$idx)
