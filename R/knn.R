@@ -47,14 +47,15 @@
 #' *Defaults and the recall / time trade-off.* Measured with
 #' `bench/scale.R` (`SCALE_PARTS=hnsw_grid`; self-search, k = 10,
 #' 100,000 points from a 10-dimensional latent Gaussian in 50 and in 100
-#' columns, 2 threads on a loaded 2-core machine): `M = 16,
+#' columns, 2 threads on an otherwise idle 2-core machine): `M = 16,
 #' ef_construction = 100, ef = 64` (the defaults before) reach recall@10
-#' 0.9999 in 14 s (50 columns) and 20 s (100 columns); the defaults
-#' `M = 16, ef_construction = 50, ef = 32` reach 0.997 in 7.6 s and 10.8 s
-#' (3.6 and 4.1 times faster than the exact search); `M = 12,
-#' ef_construction = 32, ef = 24` reach 0.985 in 4.9 s and 8.1 s; `M = 8,
-#' ef_construction = 32, ef = 20` only 0.96. RcppHNSW's `hnsw_knn()` at the
-#' same settings reached the same recall (within 0.001) in 1.5 to 1.9 times
+#' 0.9998 in 7.9 s (50 columns) and 11.0 s (100 columns); the defaults
+#' `M = 16, ef_construction = 50, ef = 32` reach 0.997 in 4.0 s and 5.8 s
+#' (6.7 and 8.0 times faster than the exact search); `M = 12,
+#' ef_construction = 32, ef = 24` reach 0.986 in 4.1 s and 4.2 s; `M = 8,
+#' ef_construction = 32, ef = 20` only 0.97. RcppHNSW's `hnsw_knn()` at the
+#' same settings reached the same or a slightly lower recall (within 0.004;
+#' 0.011 lower at `M = 8`) in 1.6 to 2.8 times
 #' the time. For neighbour graphs of manifold learners a recall near 0.99
 #' is ample; raise `ef` (search only) or `ef_construction` for more.
 #'
