@@ -85,7 +85,7 @@ class hnsw_index {
     // levels from the seed, one draw per row (hnswlib's rule, mult = 1 / log M)
     std::vector<int> row_level(n);
     {
-      const double mult = 1.0 / std::log(1.0 * static_cast<double>(opt.M));
+      const double mult = 1.0 / std::log(static_cast<double>(opt.M));
       std::mt19937_64 rng(opt.seed);
       std::uniform_real_distribution<double> unif(0.0, 1.0);
       for (std::size_t i = 0; i < n; ++i) {
