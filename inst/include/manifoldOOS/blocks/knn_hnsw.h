@@ -223,23 +223,7 @@ class hnsw_index {
     graph_t& g = *graph_;
     tableint cur = g.enterpoint_node_;
     float curdist = g.fstdistfunc_(qf, g.getDataByInternalId(cur), g.dist_func_param_);
-    for (int lev = g.maxlevel_; lev > 0; --lev) {
-      bool changed = true;
-      while (changed) {
-        changed = false;
-        const unsigned int* data = g.get_linklist(cur, lev);
-        const int size = g.getListCount(const_cast<unsigned int*>(data));
-        const tableint* nbrs = reinterpret_cast<const tableint*>(data + 1);
-        for (int t = 0; t < size; ++t) {
-          const float d = g.fstdistfunc_(qf, g.getDataByInternalId(nbrs[t]), g.dist_func_param_);
-          if (d < curdist) {
-            curdist = d;
-            cur = nbrs[t];
-            changed = true;
-          }
-        }
-      }
-    }
+    descend(qf, g.maxlevel_, 0, cur, curdist);
     if (opt_.locality && n_ > 1) {
       const std::size_t t = coder_.locate(coder_.code(q));
       for (std::size_t u : {t, t > 0 ? t - 1 : t}) {
@@ -254,6 +238,30 @@ class hnsw_index {
     heap_t top = g.searchBaseLayerST<false>(cur, qf, std::max(g.ef_, kk));
     while (top.size() > kk) top.pop();
     return top;
+  }
+
+  // hnswlib's greedy descent for the point q (float coordinates) through
+  // the layers from `from` down to above `to`: on each, move to a closer
+  // linked point while there is one. cur / curdist: the start and the end.
+  void descend(const void* q, int from, int to, tableint& cur, float& curdist) const {
+    graph_t& g = *graph_;
+    for (int lev = from; lev > to; --lev) {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        const unsigned int* data = g.get_linklist(cur, lev);
+        const int size = g.getListCount(const_cast<unsigned int*>(data));
+        const tableint* nbrs = reinterpret_cast<const tableint*>(data + 1);
+        for (int t = 0; t < size; ++t) {
+          const float d = g.fstdistfunc_(q, g.getDataByInternalId(nbrs[t]), g.dist_func_param_);
+          if (d < curdist) {
+            curdist = d;
+            cur = nbrs[t];
+            changed = true;
+          }
+        }
+      }
+    }
   }
 
   float fdist(tableint a, tableint b) const {
@@ -337,23 +345,7 @@ class hnsw_index {
     std::vector<heap_t> cand(static_cast<std::size_t>(L) + 1);
     tableint cur = ep;
     float curdist = fdist(c, ep);
-    for (int lev = ml; lev > L; --lev) {
-      bool changed = true;
-      while (changed) {
-        changed = false;
-        const unsigned int* data = g.get_linklist(cur, lev);
-        const int size = g.getListCount(const_cast<unsigned int*>(data));
-        const tableint* nbrs = reinterpret_cast<const tableint*>(data + 1);
-        for (int t = 0; t < size; ++t) {
-          const float d = fdist(c, nbrs[t]);
-          if (d < curdist) {
-            curdist = d;
-            cur = nbrs[t];
-            changed = true;
-          }
-        }
-      }
-    }
+    descend(q, ml, L, cur, curdist);
     for (int lev = std::min(L, ml); lev >= 0; --lev) {
       heap_t top = g.searchBaseLayer(cur, q, lev);
       // the closest candidate starts the next level (as hnswlib's insertion)
